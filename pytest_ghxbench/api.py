@@ -1,0 +1,154 @@
+"""The public extension API: what an adapter receives and returns, and what a backend provides.
+
+Everything here is re-exported from :mod:`pytest_ghxbench`; users import it as
+``import pytest_ghxbench as gb``. Keep this module small and stable.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "Adapter",
+    "AdapterUnavailable",
+    "Backend",
+    "BackendSession",
+    "RunRequest",
+    "RunResult",
+    "Tokens",
+    "ToolCall",
+]
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Token usage of one agent session. ``total`` is derived: the sum of all five counts."""
+
+    input: int = 0
+    output: int = 0
+    reasoning: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output + self.reasoning + self.cache_read + self.cache_write
+
+    @property
+    def active(self) -> int:
+        """Tokens the model actually had to process: everything but cache reads."""
+        return self.total - self.cache_read
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool invocation made by the agent."""
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    duration_ms: float | None = None
+    ok: bool = True
+    output: str | None = None
+
+
+@dataclass
+class RunResult:
+    """What an adapter reports about one agent session.
+
+    ``error`` is a runner error message (the agent could not run to completion); leave it
+    ``None`` when the agent ran, even if its answer is wrong: the harness judges the answer.
+    ``latency_ms`` overrides the harness's wall clock (e.g. for a replay); ``cost_usd`` of
+    ``None`` means "derive it" (price table if the harness has one, else 0).
+    """
+
+    final_text: str | None = None
+    tokens: Tokens = field(default_factory=Tokens)
+    tool_calls: Sequence[ToolCall] = ()
+    cost_usd: float | None = None
+    latency_ms: float | None = None
+    session_id: str | None = None
+    model: str | None = None
+    api_calls: int | None = None
+    internal_retry_count: int = 0
+    timing_breakdown: Mapping[str, float] | None = None
+    transcript: Any = None
+    error: str | None = None
+
+
+@runtime_checkable
+class BackendSession(Protocol):
+    """One item's view of the GitHub world (for the sandbox: a fresh private copy).
+
+    ``env`` holds environment variables the mode's tools need (e.g. a PATH with CLI shims, or a
+    token); ``run_task`` executes a capability and returns its result envelope
+    ``{"ok": bool, "data": ..., "error": ..., "meta": {...}}``. It is what workflow checkpoints
+    are verified with after the agent has finished.
+    """
+
+    env: Mapping[str, str]
+
+    def run_task(self, task: str, input: Mapping[str, Any]) -> Mapping[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Where GitHub state lives. Contributed through ``pytest_ghxbench_backends``."""
+
+    name: str
+
+    def manifest(self) -> Mapping[str, Any] | None:
+        """The fixture manifest the backend provides, or ``None`` if one must be given with
+        ``--fixture-manifest``."""
+        ...
+
+    def open_session(self, item_id: str, workdir: Path) -> BackendSession:
+        """A session for one item; called before the adapter runs, closed after judging."""
+        ...
+
+
+@dataclass
+class RunRequest:
+    """Everything an adapter needs to run one item."""
+
+    scenario: Any
+    mode: str
+    prompt: str
+    instructions: str
+    timeout_s: float
+    iteration: int
+    workdir: Path
+    env: Mapping[str, str]
+    backend: BackendSession | None
+    item_id: str = ""
+    model: str | None = None
+    attempt: int = 1
+    deadline: float = field(default=0.0)
+
+    def __post_init__(self) -> None:
+        if not self.deadline:
+            self.deadline = time.monotonic() + self.timeout_s
+
+    def remaining_s(self) -> float:
+        """Seconds left before the item's deadline (never negative)."""
+        return max(0.0, self.deadline - time.monotonic())
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """An agent runtime. Optional methods: ``preflight(config)`` (once per session, raise
+    :class:`AdapterUnavailable` to stop with a usage error) and ``close()``."""
+
+    name: str
+    modes: Sequence[str]
+
+    def run(self, request: RunRequest) -> RunResult: ...
+
+
+class AdapterUnavailable(Exception):
+    """Raised by an adapter's ``preflight`` when it cannot run in this session."""
