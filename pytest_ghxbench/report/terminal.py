@@ -1,0 +1,185 @@
+"""Plain-text rendering of a summary for the terminal: per-mode table, checks table, verdict.
+
+Every function takes the summary dict of SPEC section 8 and tolerates missing keys and ``None``
+values (shown as "—"), so a partial summary still renders.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "MISSING",
+    "MODE_COLUMNS",
+    "check_unit",
+    "checks_table",
+    "format_number",
+    "mode_columns",
+    "mode_table",
+    "verdict_line",
+]
+
+MISSING = "—"
+
+_KINDS = ("percent", "pp", "ms", "tokens", "count", "cost", "int", "number")
+
+# (metric key, column header, number kind), in display order.
+MODE_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("runs", "runs", "int"),
+    ("success_rate", "success", "percent"),
+    ("output_validity_rate", "valid", "percent"),
+    ("runner_failure_rate", "runner fail", "percent"),
+    ("timeout_stall_rate", "timeout", "percent"),
+    ("retry_rate", "retry", "percent"),
+    ("median_latency_ms", "med latency ms", "ms"),
+    ("median_tokens_active", "med active tok", "tokens"),
+    ("median_tool_calls", "med tools", "count"),
+    ("median_cost_usd", "med cost", "cost"),
+    ("p90_latency_ms", "p90 latency ms", "ms"),
+)
+_TOOL_SURFACE_COLUMN = ("tool_surface_tokens", "tool surface tok", "tokens")
+
+# The success-rate check compares two rates, so its value is a difference in percentage points.
+_PERCENTAGE_POINT_CHECKS = frozenset({"reliability_success_rate_non_inferior"})
+
+
+def _as_float(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _round_half_up(number: float) -> int:
+    # round() rounds halves to even (32378.5 -> 32378); people expect 32379 for a median.
+    magnitude = math.floor(abs(number) + 0.5)
+    return int(magnitude if number >= 0 else -magnitude)
+
+
+def format_number(value: Any, kind: str) -> str:
+    """Format one value for display; ``None`` (or NaN) is "—".
+
+    Kinds: ``percent`` ("12.3%"), ``pp`` (signed percentage points, "-1.5 pp"), ``ms`` and
+    ``tokens`` (integers, halves away from zero, thousands separators), ``count`` (integer, or
+    one decimal for a median between two integers), ``cost`` ("$0.0123"), ``int``, ``number``
+    (2 decimals).
+    """
+    if kind not in _KINDS:
+        raise ValueError(f"unknown number kind {kind!r}; expected one of {', '.join(_KINDS)}")
+    number = _as_float(value)
+    if number is None:
+        return str(value) if isinstance(value, str) and value else MISSING
+    if kind == "percent":
+        return f"{number:.1f}%"
+    if kind == "pp":
+        return f"{number:+.1f} pp"
+    if kind in ("ms", "tokens", "int"):
+        return f"{_round_half_up(number):,}"
+    if kind == "count":
+        return f"{int(number):,}" if number.is_integer() else f"{number:,.1f}"
+    if kind == "cost":
+        return f"${number:,.4f}"
+    return f"{number:,.2f}"
+
+
+def check_unit(check_name: str) -> str:
+    """The number kind of a check's value and threshold (``pp`` or ``percent``)."""
+    return "pp" if check_name in _PERCENTAGE_POINT_CHECKS else "percent"
+
+
+def _modes(summary: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
+    modes = summary.get("modes")
+    return modes if isinstance(modes, Mapping) else {}
+
+
+def mode_columns(summary: Mapping[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    """The per-mode columns to show: :data:`MODE_COLUMNS`, plus tool-surface tokens when any
+    mode reports them."""
+    if any(_TOOL_SURFACE_COLUMN[0] in metrics for metrics in _modes(summary).values()):
+        return (*MODE_COLUMNS, _TOOL_SURFACE_COLUMN)
+    return MODE_COLUMNS
+
+
+def _align(rows: Sequence[Sequence[str]], left_columns: int = 1) -> list[str]:
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(width) if column < left_columns else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def mode_table(summary: Mapping[str, Any]) -> list[str]:
+    """An aligned table with one line per mode (plus a header); empty when there are no modes."""
+    modes = _modes(summary)
+    if not modes:
+        return []
+    columns = mode_columns(summary)
+    header = ["mode", *(title for _, title, _ in columns)]
+    body = [
+        [str(mode), *(format_number(metrics.get(key), kind) for key, _, kind in columns)]
+        for mode, metrics in modes.items()
+    ]
+    return _align([header, *body])
+
+
+def _checks(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    gate = summary.get("gate")
+    if not isinstance(gate, Mapping):
+        return []
+    checks = gate.get("checks") or []
+    return [check for check in checks if isinstance(check, Mapping)]
+
+
+def checks_table(summary: Mapping[str, Any]) -> list[str]:
+    """An aligned table with one line per gate check: PASS/FAIL, name, value, operator,
+    threshold. Empty when the gate has no checks (e.g. it was not evaluated)."""
+    checks = _checks(summary)
+    if not checks:
+        return []
+    header = ["result", "check", "value", "op", "threshold"]
+    body = []
+    for check in checks:
+        name = str(check.get("name", "?"))
+        kind = check_unit(name)
+        body.append(
+            [
+                "PASS" if check.get("passed") else "FAIL",
+                name,
+                format_number(check.get("value"), kind),
+                str(check.get("operator") or ""),
+                format_number(check.get("threshold"), kind),
+            ]
+        )
+    return _align([header, *body], left_columns=2)
+
+
+def verdict_line(summary: Mapping[str, Any], exit_status: int, detail: str = "") -> str:
+    """The one-line verdict, e.g. ``ghxbench verdict: gate verify_pr PASSED (10/10 checks) ->
+    exit 0``. ``detail`` is appended in parentheses (e.g. "gate required")."""
+    suffix = f" -> exit {exit_status}" + (f" ({detail})" if detail else "")
+    gate = summary.get("gate")
+    if not isinstance(gate, Mapping):
+        return f"ghxbench verdict: no gate computed{suffix}"
+    label = f"gate {gate.get('profile') or '?'}"
+    if not gate.get("evaluated"):
+        reason = gate.get("reason") or "no reason given"
+        return f"ghxbench verdict: {label} NOT EVALUATED: {reason}{suffix}"
+    checks = _checks(summary)
+    if gate.get("passed"):
+        passed = sum(1 for check in checks if check.get("passed"))
+        return f"ghxbench verdict: {label} PASSED ({passed}/{len(checks)} checks){suffix}"
+    failed = [str(check.get("name", "?")) for check in checks if not check.get("passed")]
+    if failed:
+        counts = f"{len(failed)}/{len(checks)}: {', '.join(failed)}"
+    else:
+        counts = str(gate.get("reason") or "no failing check reported")
+    return f"ghxbench verdict: {label} FAILED ({counts}){suffix}"

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import pytest
+
+from pytest_ghxbench.report.terminal import checks_table, format_number, mode_table, verdict_line
+
+
+@pytest.mark.parametrize(
+    ("value", "kind", "expected"),
+    [
+        (None, "percent", "—"),
+        (float("nan"), "ms", "—"),
+        (90, "percent", "90.0%"),
+        (33.333, "percent", "33.3%"),
+        (-1.5, "pp", "-1.5 pp"),
+        (2, "pp", "+2.0 pp"),
+        (69821.0, "ms", "69,821"),
+        (32378.5, "ms", "32,379"),
+        (26705.5, "tokens", "26,706"),
+        (999.4, "tokens", "999"),
+        (7.5, "count", "7.5"),
+        (2.0, "count", "2"),
+        (0.0123456, "cost", "$0.0123"),
+        (0, "cost", "$0.0000"),
+        (1234, "int", "1,234"),
+    ],
+)
+def test_format_number(value, kind, expected):
+    assert format_number(value, kind) == expected
+
+
+def test_format_number_rejects_an_unknown_kind():
+    with pytest.raises(ValueError, match="unknown number kind 'percentage'"):
+        format_number(1, "percentage")
+
+
+def test_mode_table_has_one_aligned_line_per_mode_with_dashes_for_missing(summary):
+    lines = mode_table(summary)
+
+    assert len(lines) == 3
+    header, agent_direct, ghx = lines
+    assert header.split()[:3] == ["mode", "runs", "success"]
+    assert agent_direct.split() == [
+        "agent_direct", "10", "90.0%", "90.0%", "10.0%", "0.0%", "20.0%",
+        "69,821", "26,706", "7.5", "$0.0123", "81,692",
+    ]  # fmt: skip
+    assert ghx.split() == [
+        "ghx", "10", "100.0%", "—", "0.0%", "0.0%", "0.0%", "32,379", "21,757", "2", "—", "41,000",
+    ]  # fmt: skip
+    # right-aligned numeric columns: every line ends at the same column
+    assert len({len(line) for line in lines}) == 1
+    assert "tool surface" not in header
+
+
+def test_mode_table_shows_tool_surface_tokens_when_any_mode_has_them(summary):
+    summary["modes"]["ghx"]["tool_surface_tokens"] = 1234
+    header, agent_direct, ghx = mode_table(summary)
+    assert header.endswith("tool surface tok")
+    assert agent_direct.endswith("—")
+    assert ghx.endswith("1,234")
+
+
+def test_mode_table_of_a_summary_without_modes_is_empty():
+    assert mode_table({"modes": {}}) == []
+
+
+def test_checks_table_lists_each_check_with_its_units(summary):
+    lines = checks_table(summary)
+    assert [line.split() for line in lines] == [
+        ["result", "check", "value", "op", "threshold"],
+        ["PASS", "reliability_success_rate_non_inferior", "+10.0", "pp", ">=", "-3.0", "pp"],
+        ["PASS", "reliability_runner_failure_rate", "0.0%", "<=", "7.0%"],
+        ["FAIL", "efficiency_coverage", "50.0%", ">=", "70.0%"],
+        ["FAIL", "efficiency_cost_reduction", "—", ">=", "10.0%"],
+    ]
+
+
+def test_checks_table_is_empty_when_the_gate_was_not_evaluated(summary):
+    summary["gate"].update(evaluated=False, passed=False, checks=[])
+    assert checks_table(summary) == []
+
+
+def test_verdict_line_of_a_failed_gate_names_the_failing_checks(summary):
+    assert verdict_line(summary, 1, "gate required") == (
+        "ghxbench verdict: gate verify_pr FAILED (2/4: efficiency_coverage, "
+        "efficiency_cost_reduction) -> exit 1 (gate required)"
+    )
+
+
+def test_verdict_line_of_a_passed_gate_counts_the_checks(summary):
+    for check in summary["gate"]["checks"]:
+        check["passed"] = True
+    summary["gate"]["passed"] = True
+    assert (
+        verdict_line(summary, 0) == "ghxbench verdict: gate verify_pr PASSED (4/4 checks) -> exit 0"
+    )
+
+
+def test_verdict_line_of_a_gate_not_evaluated_gives_the_reason(summary):
+    summary["gate"].update(evaluated=False, passed=None, reason="no rows for mode 'ghx'", checks=[])
+    assert verdict_line(summary, 1, "gate required") == (
+        "ghxbench verdict: gate verify_pr NOT EVALUATED: no rows for mode 'ghx' -> exit 1 "
+        "(gate required)"
+    )
+
+
+def test_verdict_line_without_a_gate():
+    assert verdict_line({"modes": {}}, 0) == "ghxbench verdict: no gate computed -> exit 0"
