@@ -17,6 +17,7 @@ __all__ = ["render_markdown"]
 # Above this many scenario-and-mode lines the per-scenario table is folded into <details>.
 _SCENARIO_LINES_SHOWN_OPEN = 12
 
+_RUN_LIST_ITEMS_SHOWN = 3
 _RUN_FIELDS = ("commit", "model", "adapter", "backend", "profile")
 
 _DISTRIBUTION_COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -107,7 +108,10 @@ def _run_section(summary: Mapping[str, Any]) -> list[str]:
     lines = ["### Run", ""]
     for key, value in items:
         if isinstance(value, (list, tuple)):
-            value = ", ".join(str(part) for part in value)
+            shown_parts = [str(part) for part in value[:_RUN_LIST_ITEMS_SHOWN]]
+            if len(value) > _RUN_LIST_ITEMS_SHOWN:
+                shown_parts.append(f"and {len(value) - _RUN_LIST_ITEMS_SHOWN} more")
+            value = ", ".join(shown_parts)
         elif isinstance(value, Mapping):
             continue
         shown = f"`{value}`" if value not in (None, "") else MISSING
@@ -182,24 +186,113 @@ def _efficiency_section(gate: Mapping[str, Any]) -> list[str]:
     for key, label, kind, interval_key in _EFFICIENCY_LINES:
         interval = _interval(efficiency.get(interval_key)) if interval_key else ""
         lines.append(f"- **{label}**: {format_number(efficiency.get(key), kind)}{interval}")
+    scenario_table = _efficiency_scenarios(efficiency)
+    if scenario_table:
+        lines.extend(["", *scenario_table])
     return lines
+
+
+def _kind_for_key(key: str) -> str:
+    if key.endswith("_pp"):
+        return "pp"
+    if key.endswith(("_rate", "_pct")):
+        return "percent"
+    if key.endswith("_ms"):
+        return "ms"
+    if "tokens" in key:
+        return "tokens"
+    if "cost" in key:
+        return "cost"
+    if key.endswith(("runs", "_count")):
+        return "int"
+    return "number"
+
+
+def _value_text(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value
+    return format_number(value, _kind_for_key(key))
+
+
+def _folded(title: str, table: list[str], rows: int) -> list[str]:
+    if rows <= _SCENARIO_LINES_SHOWN_OPEN:
+        return [f"#### {title}", "", *table]
+    return ["<details>", f"<summary>{title}</summary>", "", *table, "", "</details>"]
 
 
 def _reliability_section(gate: Mapping[str, Any]) -> list[str]:
+    """Baseline and candidate side by side (``baseline_X`` / ``candidate_X`` keys), then the
+    remaining scalar values."""
     reliability = _mapping(gate.get("reliability"))
-    shown = [(key, value) for key, value in reliability.items() if not isinstance(value, Mapping)]
-    if not shown:
+    paired = [
+        key[len("baseline_") :]
+        for key in reliability
+        if key.startswith("baseline_") and f"candidate_{key[len('baseline_') :]}" in reliability
+    ]
+    pairs = {f"baseline_{name}" for name in paired} | {f"candidate_{name}" for name in paired}
+    others = [
+        (key, value)
+        for key, value in reliability.items()
+        if key not in pairs and not isinstance(value, (Mapping, list, tuple))
+    ]
+    if not paired and not others:
         return []
-    lines = ["### Reliability", ""]
-    for key, value in shown:
-        if isinstance(value, bool):
-            text = "yes" if value else "no"
-        elif isinstance(value, str):
-            text = value
-        else:
-            text = format_number(value, "number")
-        lines.append(f"- **{key}**: {text}")
+    lines = ["### Reliability (all rows)", ""]
+    if paired:
+        header = ["metric", f"`{gate.get('baseline') or 'baseline'}`"]
+        header.append(f"`{gate.get('candidate') or 'candidate'}`")
+        rows = [
+            [
+                name.replace("_", " "),
+                _value_text(name, reliability[f"baseline_{name}"]),
+                _value_text(name, reliability[f"candidate_{name}"]),
+            ]
+            for name in paired
+        ]
+        lines.extend([*_table(header, rows), ""])
+    lines.extend(
+        f"- **{key.replace('_', ' ')}**: {_value_text(key, value)}" for key, value in others
+    )
     return lines
+
+
+_EFFICIENCY_SCENARIO_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("tokens_active_reduction_pct", "active-token reduction"),
+    ("latency_ms_reduction_pct", "latency reduction"),
+    ("tool_calls_reduction_pct", "tool-call reduction"),
+    ("cost_usd_reduction_pct", "cost reduction"),
+)
+
+
+def _efficiency_scenarios(efficiency: Mapping[str, Any]) -> list[str]:
+    scenarios = _mapping(efficiency.get("scenarios"))
+    rows = []
+    for scenario_id, raw in sorted(scenarios.items()):
+        detail = _mapping(raw)
+        eligible = detail.get("eligible")
+        stable = (
+            f"{format_number(detail.get('baseline_stable_runs'), 'int')} / "
+            f"{format_number(detail.get('candidate_stable_runs'), 'int')}"
+        )
+        rows.append(
+            [
+                f"`{scenario_id}`",
+                MISSING if eligible is None else ("yes" if eligible else "no"),
+                stable,
+                *(
+                    format_number(detail.get(key), "percent")
+                    for key, _ in _EFFICIENCY_SCENARIO_COLUMNS
+                ),
+            ]
+        )
+    if not rows:
+        return []
+    header = ["scenario", "eligible", "stable runs (baseline / candidate)"]
+    header.extend(title for _, title in _EFFICIENCY_SCENARIO_COLUMNS)
+    title = f"Efficiency per scenario ({len(rows)} scenarios)"
+    return _folded(title, _table(header, rows, align_left=3), len(rows))
 
 
 def _scenarios_section(summary: Mapping[str, Any]) -> list[str]:
@@ -222,14 +315,8 @@ def _scenarios_section(summary: Mapping[str, Any]) -> list[str]:
     table = _table(["scenario", "mode", *(title for _, title, _ in _SCENARIO_COLUMNS)], rows, 2)
     if len(rows) <= _SCENARIO_LINES_SHOWN_OPEN:
         return ["### Scenarios", "", *table]
-    return [
-        "<details>",
-        f"<summary>Per-scenario results ({len(scenarios)} scenarios)</summary>",
-        "",
-        *table,
-        "",
-        "</details>",
-    ]
+    title = f"Per-scenario results ({len(scenarios)} scenarios)"
+    return ["<details>", f"<summary>{title}</summary>", "", *table, "", "</details>"]
 
 
 def render_markdown(summary: Mapping[str, Any]) -> str:

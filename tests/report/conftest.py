@@ -123,7 +123,13 @@ _SUMMARY: dict[str, Any] = {
         "evaluated": True,
         "passed": False,
         "reason": "2 checks failed",
-        "reliability": {"success_rate_delta_pp": 10.0},
+        "reliability": {
+            "baseline_runs": 10,
+            "candidate_runs": 10,
+            "baseline_success_rate": 90.0,
+            "candidate_success_rate": 100.0,
+            "success_rate_delta_pp": 10.0,
+        },
         "efficiency": {
             "coverage_pct": 50.0,
             "eligible_scenario_count": 1,
@@ -135,6 +141,18 @@ _SUMMARY: dict[str, Any] = {
             "scenario_win_rate_tokens_active_pct": 100.0,
             "tokens_active_reduction_ci95": [8.04, 25.0],
             "latency_reduction_ci95": None,
+            "scenarios": {
+                "pr-view-001": {
+                    "eligible": True,
+                    "baseline_stable_runs": 4,
+                    "candidate_stable_runs": 5,
+                    "tokens_active_reduction_pct": 18.5,
+                    "latency_ms_reduction_pct": 53.6,
+                    "tool_calls_reduction_pct": 73.3,
+                    "cost_usd_reduction_pct": None,
+                },
+                "issue-view-001": {"eligible": False, "baseline_stable_runs": 1},
+            },
         },
         "checks": [
             _check("reliability_success_rate_non_inferior", True, 10.0, -3.0),

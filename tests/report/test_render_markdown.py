@@ -3,8 +3,8 @@ from __future__ import annotations
 from pytest_ghxbench.report.markdown import render_markdown
 
 
-def _table_row(markdown: str, first_cell: str) -> list[str]:
-    for line in markdown.splitlines():
+def _table_row(markdown: str, first_cell: str, after: str = "") -> list[str]:
+    for line in markdown[markdown.index(after) :].splitlines():
         if line.startswith(f"| {first_cell} |"):
             return [cell.strip() for cell in line.strip("|").split(" | ")]
     raise AssertionError(f"no table row starting with {first_cell!r}")
@@ -73,11 +73,30 @@ def test_efficiency_details_include_confidence_intervals_when_known(summary):
     assert "- **Smallest per-scenario cost reduction**: —" in markdown
 
 
+def test_efficiency_per_scenario_shows_eligibility_and_reductions(summary):
+    markdown = render_markdown(summary)
+    assert "#### Efficiency per scenario (2 scenarios)" in markdown
+    assert _table_row(markdown, "`pr-view-001`", after="#### Efficiency") == [
+        "`pr-view-001`", "yes", "4 / 5", "18.5%", "53.6%", "73.3%", "—",
+    ]  # fmt: skip
+    assert _table_row(markdown, "`issue-view-001`", after="#### Efficiency") == [
+        "`issue-view-001`", "no", "1 / —", "—", "—", "—", "—",
+    ]  # fmt: skip
+
+
+def test_reliability_puts_baseline_and_candidate_side_by_side(summary):
+    markdown = render_markdown(summary)
+    assert "| metric | `agent_direct` | `ghx` |" in markdown
+    assert "| runs | 10 | 10 |" in markdown
+    assert "| success rate | 90.0% | 100.0% |" in markdown
+    assert "- **success rate delta pp**: +10.0 pp" in markdown
+
+
 def test_short_scenario_table_is_open_and_long_one_is_folded(summary):
     markdown = render_markdown(summary)
     assert "### Scenarios" in markdown
     assert "<details>" not in markdown
-    assert _table_row(markdown, "`pr-view-001`")[:5] == [
+    assert _table_row(markdown, "`pr-view-001`", after="### Scenarios")[:5] == [
         "`pr-view-001`", "`agent_direct`", "5", "80.0%", "—",
     ]  # fmt: skip
 
@@ -86,7 +105,7 @@ def test_short_scenario_table_is_open_and_long_one_is_folded(summary):
     }
     folded = render_markdown(summary)
     assert "<details>\n<summary>Per-scenario results (10 scenarios)</summary>" in folded
-    assert folded.count("| `issue-") == 20
+    assert folded.count("| `ghx` | 3 |") == 10
     assert folded.rstrip().endswith("</details>")
 
 

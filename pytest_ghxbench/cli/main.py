@@ -1,0 +1,112 @@
+"""The ``ghxbench`` command line (also ``python -m pytest_ghxbench``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from pytest_ghxbench.cli.report import EXIT_USAGE, add_report_arguments, run_report
+
+__all__ = ["EXIT_NOT_IMPLEMENTED", "build_parser", "main"]
+
+EXIT_NOT_IMPLEMENTED = 2
+_FIXTURE_ACTIONS = ("seed", "status", "cleanup")
+
+
+class _ArgumentError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are usage errors (exit 4) instead of exiting with 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise _ArgumentError(f"{self.prog}: error: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``ghxbench`` argument parser with its subcommands."""
+    parser = _Parser(
+        prog="ghxbench",
+        description="Benchmark reports, scenario checks and fixture lifecycle for pytest-ghxbench.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    report = commands.add_parser(
+        "report",
+        help="recompute the summary and gate from rows files",
+        description="Recompute the per-mode summary and the dual gate from JSONL or CSV rows "
+        "(this plugin's or the TypeScript ghx harness's).",
+    )
+    add_report_arguments(report)
+
+    check = commands.add_parser(
+        "check",
+        help="validate scenario files and scenario sets",
+        description="Validate scenario files and scenario sets; exit 1 on any problem.",
+    )
+    check.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATHS",
+        help="scenario files or directories (default: scenarios/)",
+    )
+
+    fixtures = commands.add_parser(
+        "fixtures",
+        help="seed, inspect or clean up a backend's fixtures",
+        description="Fixture lifecycle of a backend.",
+    )
+    fixtures.add_argument("action", choices=_FIXTURE_ACTIONS)
+    fixtures.add_argument(
+        "--ghx-backend",
+        "--backend",
+        dest="backend",
+        default="sandbox",
+        metavar="NAME",
+        help="backend whose fixtures to manage (default: sandbox)",
+    )
+    fixtures.add_argument(
+        "--fixture-manifest", type=Path, metavar="PATH", help="manifest of the seeded resources"
+    )
+    return parser
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from pytest_ghxbench.scenario.check import run_check
+
+    paths: list[Path] = list(args.paths) or [Path("scenarios")]
+    status: int = run_check(paths, sys.stdout)
+    return status
+
+
+def _run_fixtures(args: argparse.Namespace) -> int:
+    print(
+        f"ghxbench fixtures {args.action}: the {args.backend!r} backend has no fixture lifecycle "
+        "yet; nothing was done",
+        file=sys.stderr,
+    )
+    return EXIT_NOT_IMPLEMENTED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ghxbench`` command line; returns the exit status (4 on usage errors)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv) if argv is not None else None)
+    except _ArgumentError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version exit through argparse
+        return exc.code if isinstance(exc.code, int) else 0
+    if args.command == "report":
+        return run_report(args)
+    if args.command == "check":
+        return _run_check(args)
+    return _run_fixtures(args)
