@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.profiles import Profile
     from pytest_ghxbench.metrics.row import Row
+    from pytest_ghxbench.report.importers import ReadProblem
 
 __all__ = ["UsageError", "add_report_arguments", "run_report"]
 
@@ -183,7 +184,7 @@ def _exit_status(gate: Mapping[str, Any], required: bool) -> tuple[int, str]:
     return EXIT_OK, "gate not required; pass --gate to enforce it"
 
 
-def _report_problems(problems: Sequence[Any], err: TextIO) -> None:
+def _report_problems(problems: Sequence[ReadProblem], err: TextIO) -> None:
     for problem in problems:
         print(str(problem), file=err)
     if problems:
@@ -198,8 +199,7 @@ def _build(
 ) -> dict[str, Any]:
     from pytest_ghxbench.metrics.summary import build_summary
 
-    summarize: Callable[..., dict[str, Any]] = build_summary
-    return summarize(
+    return build_summary(
         rows,
         profile=profile,
         baseline=args.baseline,
@@ -227,6 +227,8 @@ def run_report(
     try:
         if args.resamples < 1:
             raise UsageError("--resamples must be at least 1")
+        if args.baseline == args.candidate:
+            raise UsageError(f"--baseline and --candidate are both {args.baseline!r}")
         aliases = _parse_aliases(args.mode_alias)
         profile, expectations = _resolve_profile(args.gate_profile, args.profiles_from)
         try:

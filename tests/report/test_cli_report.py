@@ -172,6 +172,8 @@ def test_mode_aliases_rename_modes_and_bad_ones_are_usage_errors(capsys, eval_di
 
     assert main(["report", csv, "--mode-alias", "mcp"]) == 4
     assert "--mode-alias expects OLD=NEW, got 'mcp'" in capsys.readouterr().err
+    assert main(["report", csv, "--baseline", "ghx"]) == 4
+    assert "--baseline and --candidate are both 'ghx'" in capsys.readouterr().err
 
 
 def test_fixtures_has_no_lifecycle_yet(capsys):
