@@ -78,6 +78,20 @@ class ScenarioError(Exception):
     def __str__(self) -> str:
         return "\n".join(p.location_line() for p in self.problems)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keeps errors picklable (xdist, multiprocessing) despite the custom __init__.
+        arguments = (self.path, self.message, self.field, self.line, self.column)
+        return (_rebuild_error, (arguments, self.problems[1:]))
+
+
+def _rebuild_error(
+    arguments: tuple[Path, str, str | None, int | None, int | None],
+    others: list[ScenarioError],
+) -> ScenarioError:
+    error = ScenarioError(*arguments)
+    error.problems.extend(others)
+    return error
+
 
 def format_field(loc: Sequence[str | int]) -> str:
     """Dotted field path: ``("checkpoints", 0, "condition")`` -> ``checkpoints[0].condition``."""

@@ -107,7 +107,10 @@ def is_scenario_file(path: Path, root: Path) -> bool:
     try:
         relative = path.relative_to(root)
     except ValueError:
-        return False
+        try:  # one side may be relative or go through a symlink
+            relative = path.resolve().relative_to(root.resolve())
+        except ValueError:
+            return False
     if path.suffix.lower() not in SCENARIO_SUFFIXES or not relative.parts:
         return False
     if path.name.startswith(f"{SETS_BASENAME}."):

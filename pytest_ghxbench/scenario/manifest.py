@@ -40,6 +40,13 @@ class MissingResource(LookupError):
     def __str__(self) -> str:
         return str(self.args[0])
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_missing, (self.dotted, self.reason, self.binding))
+
+
+def _rebuild_missing(dotted: str, reason: str, binding: str | None) -> MissingResource:
+    return MissingResource(dotted, reason, binding=binding)
+
 
 def load_manifest(path: Path) -> dict[str, Any]:
     """Read a fixture manifest (``.json``, else YAML, which also accepts JSON)."""

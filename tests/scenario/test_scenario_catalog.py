@@ -175,3 +175,12 @@ def test_missing_root_is_an_error(tmp_path: Path) -> None:
     assert [str(e) for e in catalog.errors] == [
         f"{tmp_path / 'absent'}: scenario root does not exist"
     ]
+
+
+def test_is_scenario_file_accepts_a_relative_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scenarios").mkdir()
+    assert is_scenario_file(tmp_path / "scenarios" / "a.yaml", Path("scenarios"))
+    assert not is_scenario_file(tmp_path / "scenarios" / "fixtures" / "a.yaml", Path("scenarios"))

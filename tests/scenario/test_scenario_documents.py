@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from pytest_ghxbench.scenario import (
     AtomicScenario,
+    MissingResource,
     ScenarioError,
     load_scenario_file,
     render_prompt,
@@ -119,3 +121,13 @@ def test_unquoted_yaml_dates_stay_text_so_input_renders_as_json(
     assert scenario.input["since"] == "2024-05-01"
     prompt = render_prompt(scenario, scenario.input, "ghx", "acme/widgets")
     assert json.dumps(scenario.input, separators=(",", ":")) in prompt
+
+
+def test_errors_survive_pickling(write: Write, variant: Callable[..., str]) -> None:
+    path = write("x.yaml", variant("atomic", {3: "task: x", 9: "timeout_ms: 0"}))
+    error = _error(path)
+    copy = pickle.loads(pickle.dumps(error))
+    assert str(copy) == str(error)
+    assert [(p.field, p.line) for p in copy.problems] == [("task", 3), ("timeout_ms", 9)]
+    missing = MissingResource("resources.pr.number", "resources has no key 'pr'", binding="input.n")
+    assert str(pickle.loads(pickle.dumps(missing))) == str(missing)
