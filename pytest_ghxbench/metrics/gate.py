@@ -1,0 +1,382 @@
+"""The dual gate (SPEC section 7): reliability over all rows, efficiency over the stable sample.
+
+Rows are turned once into a :class:`RowTable` (numpy columns grouped by mode and scenario), which
+the summary shares, so a run of 100,000 rows is aggregated in well under a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
+from pytest_ghxbench.metrics.profiles import CHECK_NAMES, CHECK_OPERATORS, Profile
+from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent
+
+__all__ = ["GroupColumns", "RowTable", "evaluate_gate", "evaluate_gate_table", "reliability_rates"]
+
+BoolArray = npt.NDArray[np.bool_]
+
+# Values within this many percentage points of a threshold count as meeting it, so float rounding
+# (e.g. 9.999999999999998 for an exact 10 % reduction) never flips a verdict.
+COMPARISON_TOLERANCE = 1e-9
+
+# (per-scenario metric name, GroupColumns attribute, aggregate reduction key)
+_EFFICIENCY_METRICS: tuple[tuple[str, str, str], ...] = (
+    ("tokens_active", "tokens_active", "tokens_active_reduction_pct"),
+    ("latency_ms", "latency_ms", "latency_reduction_pct"),
+    ("tool_calls", "tool_calls", "tool_call_reduction_pct"),
+    ("cost_usd", "cost_usd", "cost_reduction_pct"),
+)
+
+
+@dataclass(frozen=True)
+class GroupColumns:
+    """The measurements of one group of rows (a mode, or one scenario in a mode) as arrays."""
+
+    success: BoolArray
+    output_valid: BoolArray
+    runner_error: BoolArray
+    timeout_stall: BoolArray
+    retried: BoolArray
+    latency_ms: FloatArray
+    tokens_total: FloatArray
+    tokens_active: FloatArray
+    tool_calls: FloatArray
+    cost_usd: FloatArray
+    model_signatures: tuple[str, ...]
+    scenario_count: int
+
+    @property
+    def runs(self) -> int:
+        return len(self.success)
+
+    @cached_property
+    def stable(self) -> BoolArray:
+        """Rows that count toward efficiency: success, valid output, no runner error."""
+        return np.asarray(self.success & self.output_valid & ~self.runner_error)
+
+    def stable_values(self, attribute: str) -> FloatArray:
+        column: FloatArray = getattr(self, attribute)
+        return column[self.stable]
+
+
+class RowTable:
+    """Rows as numpy columns, grouped by mode and by (mode, scenario) on demand."""
+
+    def __init__(self, rows: Iterable[Row]) -> None:
+        rows = list(rows)
+        count = len(rows)
+        modes: dict[str, int] = {}
+        scenarios: dict[str, int] = {}
+        signatures: dict[tuple[str, str], int] = {}
+
+        def column(values: Iterable[Any], dtype: Any) -> Any:
+            return np.fromiter(values, dtype=dtype, count=count)
+
+        # One comprehension per column is several times faster than one loop building tuples.
+        self._mode_codes = column((modes.setdefault(r.mode, len(modes)) for r in rows), np.int64)
+        self._scenario_codes = column(
+            (scenarios.setdefault(r.scenario_id, len(scenarios)) for r in rows), np.int64
+        )
+        models = [r.model for r in rows]
+        self._signature_codes = column(
+            (signatures.setdefault((m.provider_id, m.model_id), len(signatures)) for m in models),
+            np.int64,
+        )
+        self._success = column((r.success for r in rows), bool)
+        self._output_valid = column((r.output_valid for r in rows), bool)
+        self._retried = column((r.external_retry_count > 0 for r in rows), bool)
+        self._runner_error = np.zeros(count, dtype=bool)
+        self._timeout_stall = np.zeros(count, dtype=bool)
+        for index, row in enumerate(rows):
+            if row.error is not None and row.is_runner_error:
+                self._runner_error[index] = True
+                self._timeout_stall[index] = row.is_timeout_stall
+        tokens = [r.tokens for r in rows]
+        self._tokens_total = column((t.total for t in tokens), float)
+        self._tokens_active = self._tokens_total - column((t.cache_read for t in tokens), float)
+        self._latency_ms = column((r.latency_ms_wall for r in rows), float)
+        self._tool_calls = column((r.tool_calls for r in rows), float)
+        self._cost_usd = column((r.cost for r in rows), float)
+        self._modes = modes
+        self._scenario_names = list(scenarios)
+        self._signature_names = [f"{provider}/{model}" for provider, model in signatures]
+        self._mode_groups: dict[str, GroupColumns] = {}
+        self._scenario_groups: dict[str, dict[str, GroupColumns]] = {}
+
+    @property
+    def modes(self) -> list[str]:
+        """Modes in order of first appearance."""
+        return list(self._modes)
+
+    def __len__(self) -> int:
+        return len(self._mode_codes)
+
+    def all_rows(self) -> GroupColumns:
+        """Every row of the table, whatever its mode."""
+        return self._columns(np.arange(len(self), dtype=np.int64))
+
+    def mode(self, mode: str) -> GroupColumns:
+        """All rows of ``mode`` (empty columns when the mode has none)."""
+        if mode not in self._mode_groups:
+            code = self._modes.get(mode, -1)
+            self._mode_groups[mode] = self._columns(np.flatnonzero(self._mode_codes == code))
+        return self._mode_groups[mode]
+
+    def scenarios(self, mode: str) -> dict[str, GroupColumns]:
+        """The rows of ``mode`` per scenario id, sorted by id."""
+        if mode not in self._scenario_groups:
+            indices = np.flatnonzero(self._mode_codes == self._modes.get(mode, -1))
+            codes = self._scenario_codes[indices]
+            order = np.argsort(codes, kind="stable")
+            sorted_codes = codes[order]
+            starts = np.flatnonzero(np.diff(sorted_codes, prepend=-1))
+            ends = [*starts[1:].tolist(), len(sorted_codes)]
+            groups = {
+                self._scenario_names[int(sorted_codes[start])]: self._columns(
+                    indices[order[start:end]]
+                )
+                for start, end in zip(starts.tolist(), ends, strict=True)
+            }
+            self._scenario_groups[mode] = dict(sorted(groups.items()))
+        return self._scenario_groups[mode]
+
+    def _columns(self, indices: npt.NDArray[np.int64]) -> GroupColumns:
+        signature_codes = np.unique(self._signature_codes[indices])
+        return GroupColumns(
+            success=self._success[indices],
+            output_valid=self._output_valid[indices],
+            runner_error=self._runner_error[indices],
+            timeout_stall=self._timeout_stall[indices],
+            retried=self._retried[indices],
+            latency_ms=self._latency_ms[indices],
+            tokens_total=self._tokens_total[indices],
+            tokens_active=self._tokens_active[indices],
+            tool_calls=self._tool_calls[indices],
+            cost_usd=self._cost_usd[indices],
+            model_signatures=tuple(sorted(self._signature_names[c] for c in signature_codes)),
+            scenario_count=len(np.unique(self._scenario_codes[indices])),
+        )
+
+
+def reliability_rates(group: GroupColumns) -> dict[str, float | None]:
+    """The five reliability rates of a group, in percent over all its rows."""
+    return {
+        "success_rate": rate_percent(group.success),
+        "output_validity_rate": rate_percent(group.output_valid),
+        "runner_failure_rate": rate_percent(group.runner_error),
+        "timeout_stall_rate": rate_percent(group.timeout_stall),
+        "retry_rate": rate_percent(group.retried),
+    }
+
+
+def evaluate_gate(
+    rows: Sequence[Row],
+    *,
+    profile: Profile,
+    baseline: str,
+    candidate: str,
+    seed: int = 0,
+    resamples: int = 10_000,
+) -> dict[str, Any]:
+    """Evaluate the dual gate of ``candidate`` against ``baseline`` with ``profile``'s thresholds.
+
+    Returns the ``gate`` object of ``summary.json``: ``profile``, ``baseline``, ``candidate``,
+    ``evaluated``, ``passed``, ``reason``, ``reliability``, ``efficiency`` and ``checks`` (one
+    entry per name in :data:`CHECK_NAMES`, in that order). Without rows of both modes the gate is
+    not evaluated (``passed`` False, ``checks`` empty, the reason names the missing mode).
+    """
+    return evaluate_gate_table(
+        RowTable(rows),
+        profile=profile,
+        baseline=baseline,
+        candidate=candidate,
+        seed=seed,
+        resamples=resamples,
+    )
+
+
+def evaluate_gate_table(
+    table: RowTable,
+    *,
+    profile: Profile,
+    baseline: str,
+    candidate: str,
+    seed: int = 0,
+    resamples: int = 10_000,
+) -> dict[str, Any]:
+    """:func:`evaluate_gate` on rows already turned into a :class:`RowTable`."""
+    result: dict[str, Any] = {
+        "profile": profile.name,
+        "baseline": baseline,
+        "candidate": candidate,
+        "evaluated": False,
+        "passed": False,
+        "reason": "",
+        "reliability": {},
+        "efficiency": {},
+        "checks": [],
+    }
+    if baseline == candidate:
+        result["reason"] = f"not evaluated: baseline and candidate are the same mode {baseline!r}"
+        return result
+    missing = [
+        f"{role} mode {mode!r}"
+        for role, mode in (("baseline", baseline), ("candidate", candidate))
+        if table.mode(mode).runs == 0
+    ]
+    if missing:
+        result["reason"] = f"not evaluated: no rows for {' or '.join(missing)}"
+        return result
+
+    reliability = _reliability(table.mode(baseline), table.mode(candidate))
+    efficiency = _efficiency(table, profile, baseline, candidate, seed, resamples)
+    values: dict[str, float | None] = {
+        "reliability_success_rate_non_inferior": reliability["success_rate_delta_pp"],
+        "reliability_output_validity": reliability["candidate_output_validity_rate"],
+        "reliability_runner_failure_rate": reliability["candidate_runner_failure_rate"],
+        "reliability_timeout_stall_rate": reliability["candidate_timeout_stall_rate"],
+        "reliability_retry_rate": reliability["candidate_retry_rate"],
+        "efficiency_coverage": efficiency["coverage_pct"],
+        "efficiency_tokens_active_reduction": efficiency["tokens_active_reduction_pct"],
+        "efficiency_latency_reduction": efficiency["latency_reduction_pct"],
+        "efficiency_tool_call_reduction": efficiency["tool_call_reduction_pct"],
+        "efficiency_cost_reduction": efficiency["min_scenario_cost_reduction_pct"],
+    }
+    checks = [_check(name, values[name], profile) for name in CHECK_NAMES]
+    failed = [check["name"] for check in checks if not check["passed"]]
+    result.update(
+        evaluated=True,
+        passed=not failed,
+        reason=(
+            f"{len(failed)} of {len(checks)} checks failed: {', '.join(failed)}"
+            if failed
+            else f"all {len(checks)} checks passed"
+        ),
+        reliability=reliability,
+        efficiency=efficiency,
+        checks=checks,
+    )
+    return result
+
+
+def _check(name: str, value: float | None, profile: Profile) -> dict[str, Any]:
+    operator = CHECK_OPERATORS[name]
+    threshold = profile.thresholds[name]
+    if name == "reliability_success_rate_non_inferior":
+        threshold = -threshold
+    if value is None:
+        passed = False
+    elif operator == ">=":
+        passed = value >= threshold - COMPARISON_TOLERANCE
+    else:
+        passed = value <= threshold + COMPARISON_TOLERANCE
+    return {
+        "name": name,
+        "passed": passed,
+        "value": value,
+        "threshold": threshold,
+        "operator": operator,
+    }
+
+
+def _reliability(baseline: GroupColumns, candidate: GroupColumns) -> dict[str, Any]:
+    base = reliability_rates(baseline)
+    cand = reliability_rates(candidate)
+    base_success, cand_success = base["success_rate"], cand["success_rate"]
+    delta = None if base_success is None or cand_success is None else cand_success - base_success
+    return {
+        "baseline_runs": baseline.runs,
+        "candidate_runs": candidate.runs,
+        **{f"baseline_{key}": value for key, value in base.items()},
+        **{f"candidate_{key}": value for key, value in cand.items()},
+        "success_rate_delta_pp": delta,
+    }
+
+
+def _efficiency(
+    table: RowTable,
+    profile: Profile,
+    baseline: str,
+    candidate: str,
+    seed: int,
+    resamples: int,
+) -> dict[str, Any]:
+    minimum = profile.min_samples_per_scenario_per_mode
+    baseline_groups = table.scenarios(baseline)
+    candidate_groups = table.scenarios(candidate)
+    universe = sorted(set(baseline_groups) | set(candidate_groups))
+    reductions: dict[str, list[float]] = {name: [] for name, _, _ in _EFFICIENCY_METRICS}
+    ci_inputs: dict[str, dict[str, tuple[FloatArray, FloatArray]]] = {
+        "tokens_active": {},
+        "latency_ms": {},
+    }
+    per_scenario: dict[str, dict[str, Any]] = {}
+    for scenario_id in universe:
+        base_group = baseline_groups.get(scenario_id)
+        cand_group = candidate_groups.get(scenario_id)
+        base_stable = int(base_group.stable.sum()) if base_group else 0
+        cand_stable = int(cand_group.stable.sum()) if cand_group else 0
+        eligible = base_stable >= minimum and cand_stable >= minimum
+        entry: dict[str, Any] = {
+            "eligible": eligible,
+            "baseline_stable_runs": base_stable,
+            "candidate_stable_runs": cand_stable,
+        }
+        for name, attribute, reduction_key in _EFFICIENCY_METRICS:
+            base_values = base_group.stable_values(attribute) if base_group else np.empty(0)
+            cand_values = cand_group.stable_values(attribute) if cand_group else np.empty(0)
+            base_median, cand_median = median(base_values), median(cand_values)
+            reduction = None
+            if eligible and base_median is not None and cand_median is not None and base_median > 0:
+                reduction = 100 * (base_median - cand_median) / base_median
+                reductions[name].append(reduction)
+            entry[f"baseline_median_{name}"] = base_median
+            entry[f"candidate_median_{name}"] = cand_median
+            entry[reduction_key] = reduction
+            if eligible and name in ci_inputs:
+                ci_inputs[name][scenario_id] = (base_values, cand_values)
+        per_scenario[scenario_id] = entry
+
+    eligible_count = sum(1 for entry in per_scenario.values() if entry["eligible"])
+    token_reductions = reductions["tokens_active"]
+    cost_reductions = reductions["cost_usd"]
+    wins = sum(1 for value in token_reductions if value > 0)
+    return {
+        "coverage_pct": 100 * eligible_count / len(universe) if universe else None,
+        "eligible_scenario_count": eligible_count,
+        "total_scenario_count": len(universe),
+        "tokens_active_reduction_pct": median(token_reductions),
+        "latency_reduction_pct": median(reductions["latency_ms"]),
+        "tool_call_reduction_pct": median(reductions["tool_calls"]),
+        "min_scenario_cost_reduction_pct": min(cost_reductions) if cost_reductions else None,
+        "scenario_win_rate_tokens_active_pct": (
+            100 * wins / len(token_reductions) if token_reductions else None
+        ),
+        "token_comparable_scenario_count": len(token_reductions),
+        "latency_comparable_scenario_count": len(reductions["latency_ms"]),
+        "tool_call_comparable_scenario_count": len(reductions["tool_calls"]),
+        "cost_comparable_scenario_count": len(cost_reductions),
+        "tokens_active_reduction_ci95": _ci(ci_inputs["tokens_active"], seed, resamples),
+        "latency_reduction_ci95": _ci(ci_inputs["latency_ms"], seed, resamples),
+        "bootstrap_resamples": resamples,
+        "bootstrap_seed": seed,
+        "min_samples_per_scenario_per_mode": minimum,
+        "scenarios": per_scenario,
+    }
+
+
+def _ci(
+    per_scenario: Mapping[str, tuple[FloatArray, FloatArray]], seed: int, resamples: int
+) -> list[float] | None:
+    if not per_scenario:
+        return None
+    interval = bootstrap_median_reduction_ci(per_scenario, resamples=resamples, seed=seed)
+    return None if interval is None else [interval[0], interval[1]]
