@@ -27,13 +27,9 @@ BoolArray = npt.NDArray[np.bool_]
 # (e.g. 9.999999999999998 for an exact 10 % reduction) never flips a verdict.
 COMPARISON_TOLERANCE = 1e-9
 
-# (per-scenario metric name, GroupColumns attribute, aggregate reduction key)
-_EFFICIENCY_METRICS: tuple[tuple[str, str, str], ...] = (
-    ("tokens_active", "tokens_active", "tokens_active_reduction_pct"),
-    ("latency_ms", "latency_ms", "latency_reduction_pct"),
-    ("tool_calls", "tool_calls", "tool_call_reduction_pct"),
-    ("cost_usd", "cost_usd", "cost_reduction_pct"),
-)
+# Compared per scenario; each is a GroupColumns attribute and names the per-scenario keys
+# baseline_median_<metric>, candidate_median_<metric> and <metric>_reduction_pct.
+_EFFICIENCY_METRICS: tuple[str, ...] = ("tokens_active", "latency_ms", "tool_calls", "cost_usd")
 
 
 @dataclass(frozen=True)
@@ -313,7 +309,7 @@ def _efficiency(
     baseline_groups = table.scenarios(baseline)
     candidate_groups = table.scenarios(candidate)
     universe = sorted(set(baseline_groups) | set(candidate_groups))
-    reductions: dict[str, list[float]] = {name: [] for name, _, _ in _EFFICIENCY_METRICS}
+    reductions: dict[str, list[float]] = {name: [] for name in _EFFICIENCY_METRICS}
     ci_inputs: dict[str, dict[str, tuple[FloatArray, FloatArray]]] = {
         "tokens_active": {},
         "latency_ms": {},
@@ -322,17 +318,17 @@ def _efficiency(
     for scenario_id in universe:
         base_group = baseline_groups.get(scenario_id)
         cand_group = candidate_groups.get(scenario_id)
-        base_stable = int(base_group.stable.sum()) if base_group else 0
-        cand_stable = int(cand_group.stable.sum()) if cand_group else 0
+        base_stable = int(base_group.stable.sum()) if base_group is not None else 0
+        cand_stable = int(cand_group.stable.sum()) if cand_group is not None else 0
         eligible = base_stable >= minimum and cand_stable >= minimum
         entry: dict[str, Any] = {
             "eligible": eligible,
             "baseline_stable_runs": base_stable,
             "candidate_stable_runs": cand_stable,
         }
-        for name, attribute, reduction_key in _EFFICIENCY_METRICS:
-            base_values = base_group.stable_values(attribute) if base_group else np.empty(0)
-            cand_values = cand_group.stable_values(attribute) if cand_group else np.empty(0)
+        for name in _EFFICIENCY_METRICS:
+            base_values = base_group.stable_values(name) if base_group is not None else np.empty(0)
+            cand_values = cand_group.stable_values(name) if cand_group is not None else np.empty(0)
             base_median, cand_median = median(base_values), median(cand_values)
             reduction = None
             if eligible and base_median is not None and cand_median is not None and base_median > 0:
@@ -340,7 +336,7 @@ def _efficiency(
                 reductions[name].append(reduction)
             entry[f"baseline_median_{name}"] = base_median
             entry[f"candidate_median_{name}"] = cand_median
-            entry[reduction_key] = reduction
+            entry[f"{name}_reduction_pct"] = reduction
             if eligible and name in ci_inputs:
                 ci_inputs[name][scenario_id] = (base_values, cand_values)
         per_scenario[scenario_id] = entry

@@ -97,7 +97,8 @@ def test_gate_passes_when_every_check_passes() -> None:
     assert s002["baseline_median_tokens_active"] == 2000.0
     assert s002["candidate_median_tokens_active"] == 1500.0
     assert s002["tokens_active_reduction_pct"] == 25.0
-    assert s002["tool_call_reduction_pct"] == 50.0
+    assert s002["tool_calls_reduction_pct"] == 50.0
+    assert s002["latency_ms_reduction_pct"] == 25.0
     assert result["reliability"]["candidate_success_rate"] == 100.0
     assert result["reliability"]["success_rate_delta_pp"] == 0.0
 
@@ -250,7 +251,9 @@ def test_every_cost_comparable_scenario_must_meet_the_minimum() -> None:
     result = gate(scenario_rows(with_changes("s-003", cost=(0.05, 0.0475))))  # 5 % in s-003
     assert failed(result) == ["efficiency_cost_reduction"]
     assert check(result, "efficiency_cost_reduction")["value"] == pytest.approx(5.0)
-    assert result["efficiency"]["scenarios"]["s-001"]["cost_reduction_pct"] == pytest.approx(20.0)
+    assert result["efficiency"]["scenarios"]["s-001"]["cost_usd_reduction_pct"] == pytest.approx(
+        20.0
+    )
 
 
 def test_cost_check_fails_without_any_cost_comparable_scenario() -> None:
@@ -274,7 +277,7 @@ def test_baseline_median_of_zero_is_excluded_from_the_reduction() -> None:
     result = gate(scenario_rows(table))
     efficiency = result["efficiency"]
     assert efficiency["scenarios"]["s-003"]["eligible"]
-    assert efficiency["scenarios"]["s-003"]["tool_call_reduction_pct"] is None
+    assert efficiency["scenarios"]["s-003"]["tool_calls_reduction_pct"] is None
     assert efficiency["tool_call_comparable_scenario_count"] == 2
     assert efficiency["tool_call_reduction_pct"] == 50.0
     assert efficiency["coverage_pct"] == 100.0
