@@ -28,7 +28,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["MAX_ANSWER_CHARS", "excerpt", "extract_first_json_object"]
+__all__ = ["MAX_ANSWER_CHARS", "excerpt", "excerpt_json", "extract_first_json_object"]
 
 MAX_ANSWER_CHARS = 1_000_000
 """Answers longer than this are judged on their first ``MAX_ANSWER_CHARS`` characters."""
@@ -173,3 +173,12 @@ def excerpt(text: str | None, limit: int = 400) -> str:
     if len(text) > limit:
         return f"{shown}… (+{len(text) - limit} more chars)"
     return shown
+
+
+def excerpt_json(value: Any, limit: int = 200) -> str:
+    """A value of an answer rendered as JSON for a failure message, cut like :func:`excerpt`."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):  # e.g. a circular structure
+        text = repr(value)
+    return excerpt(text, limit)
