@@ -1,4 +1,4 @@
-"""pytest-ghxbench: benchmark LLM agents on GitHub tasks across tool interfaces, gate the result in CI.
+"""pytest-ghxbench: benchmark LLM agents on GitHub tasks across tool interfaces, gate in CI.
 
 The public API is what this module exports; everything else is private.
 """

@@ -114,7 +114,12 @@ class Backend(Protocol):
 
 @dataclass
 class RunRequest:
-    """Everything an adapter needs to run one item."""
+    """Everything an adapter needs to run one item.
+
+    ``input`` is the scenario's input with the fixture bindings applied (what ``prompt`` shows);
+    ``env`` holds the variables the mode's tools need (from the backend); ``deadline`` is a
+    :func:`time.monotonic` instant, see :meth:`remaining_s`.
+    """
 
     scenario: Any
     mode: str
@@ -125,6 +130,7 @@ class RunRequest:
     workdir: Path
     env: Mapping[str, str]
     backend: BackendSession | None
+    input: Mapping[str, Any] = field(default_factory=dict)
     item_id: str = ""
     model: str | None = None
     attempt: int = 1

@@ -221,7 +221,7 @@ def evaluate_gate_table(
         "checks": [],
     }
     if baseline == candidate:
-        result["reason"] = f"not evaluated: baseline and candidate are the same mode {baseline!r}"
+        result["reason"] = f"baseline and candidate are the same mode {baseline!r}"
         return result
     missing = [
         f"{role} mode {mode!r}"
@@ -229,7 +229,7 @@ def evaluate_gate_table(
         if table.mode(mode).runs == 0
     ]
     if missing:
-        result["reason"] = f"not evaluated: no rows for {' or '.join(missing)}"
+        result["reason"] = f"no rows for {' or '.join(missing)}"
         return result
 
     reliability = _reliability(table.mode(baseline), table.mode(candidate))

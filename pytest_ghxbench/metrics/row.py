@@ -85,7 +85,9 @@ class Row(BaseModel):
 
     @property
     def is_timeout_stall(self) -> bool:
-        return self.is_runner_error and bool(_TIMEOUT_STALL.search(self.error.message if self.error else ""))
+        return self.is_runner_error and bool(
+            _TIMEOUT_STALL.search(self.error.message if self.error else "")
+        )
 
     @property
     def is_stable(self) -> bool:

@@ -1,0 +1,302 @@
+"""Command-line options, their ini/pyproject equivalents, and resolving them into settings.
+
+Each option is declared once (name, ini key, help) and shared by ``addoption`` and ``addini``.
+Precedence: command line > ``[tool.pytest.ini_options]`` > ``[tool.ghxbench]`` > default.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+DEFAULT_ADAPTER = "oracle"
+DEFAULT_BACKEND = "sandbox"
+DEFAULT_PROFILE = "verify_pr"
+DEFAULT_BASELINE = "agent_direct"
+DEFAULT_CANDIDATE = "ghx"
+DEFAULT_RESULTS = ".ghxbench"
+DEFAULT_SCENARIO_ROOT = "scenarios"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    flag: str
+    key: str  # ini key is "ghx_" + key unless key already starts with it; pyproject key is `key`
+    help: str
+    is_flag: bool = False
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        return "ghxbench_" + self.key
+
+    @property
+    def ini(self) -> str:
+        return "ghx_" + self.key
+
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "--ghx-mode",
+        "mode",
+        "Modes to run, comma separated (agent_direct, mcp, ghx, ...; 'all' = every mode the "
+        "adapter supports). Giving it switches scenario collection on.",
+        metavar="M[,M...]",
+    ),
+    OptionSpec("--reps", "reps", "Repetitions per scenario per mode (default 1).", metavar="N"),
+    OptionSpec(
+        "--ghx-adapter", "adapter", f"Agent runtime (default {DEFAULT_ADAPTER}).", metavar="NAME"
+    ),
+    OptionSpec(
+        "--ghx-backend",
+        "backend",
+        f"Where GitHub state lives: sandbox or github (default {DEFAULT_BACKEND}).",
+        metavar="NAME",
+    ),
+    OptionSpec(
+        "--scenario-set",
+        "scenario_set",
+        "Run only the scenarios of this set (from scenario-sets.yaml); others are deselected.",
+        metavar="NAME",
+    ),
+    OptionSpec(
+        "--ghx-scenarios",
+        "scenarios",
+        f"Scenario root directory (default {DEFAULT_SCENARIO_ROOT}/ under the rootdir).",
+        metavar="DIR",
+    ),
+    OptionSpec(
+        "--fixture-manifest",
+        "fixture_manifest",
+        "JSON/YAML manifest of seeded resources that scenario bindings refer to "
+        "(default: the backend's own).",
+        metavar="PATH",
+    ),
+    OptionSpec(
+        "--gate-profile",
+        "gate_profile",
+        f"Gate thresholds (verify_pr, verify_release or configured); giving it makes the gate "
+        f"required (default {DEFAULT_PROFILE}, advisory).",
+        metavar="NAME",
+    ),
+    OptionSpec(
+        "--gate-baseline",
+        "gate_baseline",
+        f"Mode the gate compares against (default {DEFAULT_BASELINE}).",
+        metavar="MODE",
+    ),
+    OptionSpec(
+        "--gate-candidate",
+        "gate_candidate",
+        f"Mode the gate judges (default {DEFAULT_CANDIDATE}).",
+        metavar="MODE",
+    ),
+    OptionSpec(
+        "--ghx-baseline-rows",
+        "baseline_rows",
+        "Glob of JSONL row files from earlier runs to add to this session's rows.",
+        metavar="GLOB",
+    ),
+    OptionSpec(
+        "--ghx-results",
+        "results",
+        f"Directory for rows, transcripts and summaries (default {DEFAULT_RESULTS}/).",
+        metavar="DIR",
+    ),
+    OptionSpec(
+        "--ghx-strict",
+        "strict",
+        "Any failed item fails the session even when the gate passes.",
+        is_flag=True,
+    ),
+    OptionSpec(
+        "--ghx-model",
+        "model",
+        "PROVIDER/MODEL for adapters that take one; recorded in every row.",
+        metavar="PROVIDER/MODEL",
+    ),
+)
+
+# Tables of [tool.ghxbench] that are not options.
+CONFIG_TABLES = ("profiles", "expectations", "mode_instructions", "adapters", "backends")
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ghxbench", "ghxbench: benchmark agents on GitHub tasks")
+    for spec in OPTIONS:
+        if spec.is_flag:
+            group.addoption(
+                spec.flag, action="store_true", default=None, dest=spec.dest, help=spec.help
+            )
+            parser.addini(spec.ini, type="bool", default=None, help=spec.help)  # type: ignore[misc,unused-ignore]
+        else:
+            group.addoption(
+                spec.flag,
+                action="store",
+                default=None,
+                dest=spec.dest,
+                metavar=spec.metavar,
+                help=spec.help,
+            )
+            parser.addini(spec.ini, type="string", default=None, help=spec.help)  # type: ignore[misc,unused-ignore]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved options of one session."""
+
+    modes: tuple[str, ...] | None  # None: scenario collection is off
+    reps: int
+    adapter: str
+    backend: str
+    scenario_set: str | None
+    scenario_root: Path
+    fixture_manifest: Path | None
+    gate_profile: str
+    gate_required: bool
+    baseline: str
+    candidate: str
+    baseline_rows: str | None
+    results_dir: Path
+    strict: bool
+    model: str | None
+    tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def enabled(self) -> bool:
+        return self.modes is not None
+
+
+def _pyproject_table(config: pytest.Config) -> dict[str, Any]:
+    candidates = []
+    if config.inipath is not None and config.inipath.name == "pyproject.toml":
+        candidates.append(config.inipath)
+    candidates.append(config.rootpath / "pyproject.toml")
+    for path in candidates:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise pytest.UsageError(f"ghxbench: cannot read {path}: {exc}") from exc
+        table = data.get("tool", {}).get("ghxbench", {})
+        if not isinstance(table, dict):
+            raise pytest.UsageError(f"ghxbench: {path}: [tool.ghxbench] must be a table")
+        return {str(k).replace("-", "_"): v for k, v in table.items()}
+    return {}
+
+
+def _raw_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The option values as given by the command line, the ini file, and [tool.ghxbench]."""
+    table = _pyproject_table(config)
+    valid = {spec.key for spec in OPTIONS} | set(CONFIG_TABLES)
+    unknown = sorted(set(table) - valid)
+    if unknown:
+        raise pytest.UsageError(
+            f"ghxbench: unknown key(s) in [tool.ghxbench]: {', '.join(unknown)}; "
+            f"valid keys: {', '.join(sorted(valid))}"
+        )
+    cli = {spec.key: config.getoption(spec.dest) for spec in OPTIONS}
+    ini: dict[str, Any] = {}
+    for spec in OPTIONS:
+        try:
+            ini[spec.key] = config.getini(spec.ini)
+        except ValueError:  # pragma: no cover - unknown ini key cannot happen
+            ini[spec.key] = None
+    return cli, ini, table
+
+
+def resolve_settings(config: pytest.Config) -> Settings:
+    cli, ini, table = _raw_values(config)
+    given_by: dict[str, str] = {}
+
+    def value(key: str) -> Any:
+        for source, values in (("command line", cli), ("ini", ini), ("[tool.ghxbench]", table)):
+            raw = values.get(key)
+            if raw is not None and raw != "":
+                given_by[key] = source
+                return raw
+        return None
+
+    modes_raw = value("mode")
+    modes: tuple[str, ...] | None = None
+    if modes_raw is not None:
+        items = modes_raw if isinstance(modes_raw, list) else str(modes_raw).split(",")
+        modes = tuple(m.strip() for m in items if str(m).strip())
+        if not modes:
+            raise pytest.UsageError("ghxbench: --ghx-mode is empty; give at least one mode")
+
+    reps_raw = value("reps")
+    try:
+        reps = int(reps_raw) if reps_raw is not None else 1
+    except (TypeError, ValueError):
+        raise pytest.UsageError(
+            f"ghxbench: --reps must be a whole number >= 1, got {reps_raw!r}"
+        ) from None
+    if reps < 1:
+        raise pytest.UsageError(f"ghxbench: --reps must be a whole number >= 1, got {reps}")
+
+    rootpath = config.rootpath
+    scenario_root = Path(value("scenarios") or DEFAULT_SCENARIO_ROOT)
+    manifest = value("fixture_manifest")
+    results = Path(value("results") or DEFAULT_RESULTS)
+    profile = value("gate_profile")
+    strict = value("strict")
+    tables = {name: table.get(name) or {} for name in CONFIG_TABLES}
+    for name, content in tables.items():
+        if not isinstance(content, dict):
+            raise pytest.UsageError(f"ghxbench: [tool.ghxbench.{name}] must be a table")
+    return Settings(
+        modes=modes,
+        reps=reps,
+        adapter=str(value("adapter") or DEFAULT_ADAPTER),
+        backend=str(value("backend") or DEFAULT_BACKEND),
+        scenario_set=str(value("scenario_set")) if value("scenario_set") else None,
+        scenario_root=_absolute(
+            scenario_root, config.invocation_params.dir, rootpath, "scenarios", given_by
+        ),
+        fixture_manifest=(
+            _absolute(
+                Path(manifest), config.invocation_params.dir, rootpath, "fixture_manifest", given_by
+            )
+            if manifest
+            else None
+        ),
+        gate_profile=str(profile or DEFAULT_PROFILE),
+        gate_required=profile is not None,
+        baseline=str(value("gate_baseline") or DEFAULT_BASELINE),
+        candidate=str(value("gate_candidate") or DEFAULT_CANDIDATE),
+        baseline_rows=str(value("baseline_rows")) if value("baseline_rows") else None,
+        results_dir=_absolute(results, config.invocation_params.dir, rootpath, "results", given_by),
+        strict=_as_bool(strict),
+        model=str(value("model")) if value("model") else None,
+        tables=tables,
+    )
+
+
+def _absolute(
+    path: Path, invocation_dir: Path, rootpath: Path, key: str, given_by: Mapping[str, str]
+) -> Path:
+    """Command-line paths are relative to where pytest was invoked, config paths to the rootdir."""
+    if path.is_absolute():
+        return path
+    base = invocation_dir if given_by.get(key) == "command line" else rootpath
+    return (base / path).resolve()
+
+
+def _as_bool(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if raw is None:
+        return False
+    return str(raw).strip().lower() in {"1", "true", "yes", "on"}

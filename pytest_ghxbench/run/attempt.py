@@ -1,0 +1,260 @@
+"""One attempt of one item: prompt → adapter (under a deadline) → judge → row + transcript.
+
+Faults inside the attempt (an adapter exception, a result of the wrong shape, a missed deadline,
+a backend that fails to open) become runner-error rows; they never escape. The only exceptions
+that escape are pytest's own outcomes (e.g. pytest-timeout's backstop) and KeyboardInterrupt;
+the plugin turns those into rows in ``pytest_runtest_makereport``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_ghxbench.api import BackendSession, RunRequest, RunResult, Tokens, ToolCall
+from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
+from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
+from pytest_ghxbench.run.redact import Redactor
+from pytest_ghxbench.run.rows import ItemIdentity, outcome_row, runner_error_row
+from pytest_ghxbench.run.session import GhxSession
+from pytest_ghxbench.scenario.manifest import fixture_repo
+from pytest_ghxbench.scenario.prompt import mode_instructions, render_prompt
+
+_TRANSCRIPT_TEXT_LIMIT = 1_000_000
+
+
+@dataclass
+class AttemptOutcome:
+    row: Row
+    failures: list[str]
+    answer_excerpt: str
+
+    @property
+    def passed(self) -> bool:
+        return self.row.success and self.row.output_valid
+
+
+def _result_problem(result: Any) -> str | None:
+    """Why an adapter's return value cannot be used, or None."""
+    if not isinstance(result, RunResult):
+        return f"adapter returned {type(result).__name__}, expected pytest_ghxbench.RunResult"
+    if result.final_text is not None and not isinstance(result.final_text, str):
+        return (
+            f"adapter returned final_text of type {type(result.final_text).__name__}, "
+            "expected str or None"
+        )
+    if not isinstance(result.tokens, Tokens):
+        return f"adapter returned tokens of type {type(result.tokens).__name__}, expected Tokens"
+    for name in ("input", "output", "reasoning", "cache_read", "cache_write"):
+        value = getattr(result.tokens, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"adapter returned tokens.{name}={value!r}, expected a whole number >= 0"
+    if isinstance(result.tool_calls, (str, bytes)) or not all(
+        isinstance(call, ToolCall) for call in result.tool_calls
+    ):
+        return "adapter returned tool_calls that are not a sequence of ToolCall"
+    if result.cost_usd is not None and (
+        not isinstance(result.cost_usd, (int, float)) or not math.isfinite(result.cost_usd)
+    ):
+        return f"adapter returned cost_usd={result.cost_usd!r}, expected a finite number"
+    if result.error is not None and not isinstance(result.error, str):
+        return f"adapter returned error of type {type(result.error).__name__}, expected str"
+    return None
+
+
+def _transcript(
+    request: RunRequest, result: RunResult | None, verdict: Verdict | None, error: str | None
+) -> dict[str, Any]:
+    final_text = result.final_text if result is not None else None
+    if isinstance(final_text, str) and len(final_text) > _TRANSCRIPT_TEXT_LIMIT:
+        final_text = (
+            final_text[:_TRANSCRIPT_TEXT_LIMIT] + f"\n…[truncated, {len(final_text)} chars]"
+        )
+    calls: Sequence[Any] = result.tool_calls if result is not None else ()
+    return {
+        "item_id": request.item_id,
+        "mode": request.mode,
+        "iteration": request.iteration,
+        "attempt": request.attempt,
+        "instructions": request.instructions,
+        "prompt": request.prompt,
+        "final_text": final_text if isinstance(final_text, str) else repr(final_text),
+        "tool_calls": [
+            {
+                "name": c.name,
+                "arguments": dict(c.arguments),
+                "duration_ms": c.duration_ms,
+                "ok": c.ok,
+                "output": c.output,
+            }
+            for c in calls
+            if isinstance(c, ToolCall)
+        ],
+        "adapter_transcript": _jsonable(result.transcript) if result is not None else None,
+        "verdict": None
+        if verdict is None
+        else {
+            "success": verdict.success,
+            "output_valid": verdict.output_valid,
+            "failures": verdict.failures,
+            "checkpoints": verdict.checkpoints,
+        },
+        "runner_error": error,
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def write_transcript(
+    directory: Path, name: str, data: Mapping[str, Any], redactor: Redactor
+) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    safe = "".join(ch if ch.isalnum() or ch in "-_.[]" else "_" for ch in name)
+    path = directory / f"{safe}.json"
+    path.write_text(json.dumps(redactor.obj(data), indent=2, default=repr), encoding="utf-8")
+
+
+def run_attempt(
+    session: GhxSession,
+    identity: ItemIdentity,
+    scenario: Any,
+    bound_input: Mapping[str, Any],
+    *,
+    attempt: int,
+) -> AttemptOutcome:
+    settings = session.settings
+    repo = fixture_repo(scenario, session.manifest)
+    prompt = render_prompt(scenario, bound_input, identity.mode, repo)
+    instructions = mode_instructions(identity.mode, settings.tables.get("mode_instructions"))
+    timeout_s = scenario.timeout_ms / 1000.0
+    workdir = Path(tempfile.mkdtemp(prefix="ghxbench-"))
+    backend_session: BackendSession | None = None
+    request = RunRequest(
+        scenario=scenario,
+        mode=identity.mode,
+        prompt=prompt,
+        instructions=instructions,
+        timeout_s=timeout_s,
+        iteration=identity.iteration,
+        workdir=workdir,
+        env={},
+        backend=None,
+        input=dict(bound_input),
+        item_id=identity.item_id,
+        model=settings.model,
+        attempt=attempt,
+    )
+    result: RunResult | None = None
+    verdict: Verdict | None = None
+    error: str | None = None
+    wall_ms = 0.0
+    try:
+        if session.backend is not None:
+            try:
+                backend_session = session.backend.open_session(identity.item_id, workdir)
+                request.backend = backend_session
+                request.env = dict(backend_session.env)
+            except Exception as exc:
+                error = (
+                    f"backend {session.backend.name!r} failed to open: {type(exc).__name__}: {exc}"
+                )
+        if error is None:
+            request.deadline = time.monotonic() + timeout_s
+            started = time.perf_counter()
+            try:
+                raw = session.adapter.run(request)
+            except Exception as exc:
+                raw = None
+                error = f"adapter {session.adapter.name!r} raised {type(exc).__name__}: {exc}"
+            wall_ms = (time.perf_counter() - started) * 1000.0
+            if error is None:
+                error = _result_problem(raw)
+                if error is None:
+                    assert isinstance(raw, RunResult)
+                    result = raw
+                    if result.error:
+                        error = f"adapter {session.adapter.name!r} reported: {result.error}"
+                    elif wall_ms > timeout_s * 1000.0:
+                        error = (
+                            f"timeout: the agent ran {wall_ms / 1000:.1f}s, past the "
+                            f"{timeout_s:g}s deadline (timeout_ms={scenario.timeout_ms})"
+                        )
+        if error is None and result is not None:
+            verdict = _judge(scenario, identity.mode, result, bound_input, backend_session)
+    finally:
+        if backend_session is not None:
+            try:
+                backend_session.close()
+            except Exception as exc:  # closing must not hide the outcome
+                error = error or f"backend session failed to close: {type(exc).__name__}: {exc}"
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    retries = attempt - 1
+    if error is not None or verdict is None or result is None:
+        message = session.redactor.text(error or "no result")
+        row = runner_error_row(
+            identity, message, wall_ms=wall_ms, external_retry_count=retries, result=result
+        )
+        failures = [f"runner error: {message}"]
+    else:
+        cost = float(result.cost_usd) if result.cost_usd is not None else 0.0
+        row = outcome_row(
+            identity,
+            result=result,
+            wall_ms=wall_ms,
+            success=verdict.success,
+            output_valid=verdict.output_valid,
+            failures=verdict.failures,
+            checkpoints=verdict.checkpoints,
+            external_retry_count=retries,
+            cost_usd=cost,
+        )
+        failures = list(verdict.failures)
+    row = Row.model_validate(session.redactor.obj(row.to_json_dict()))
+    write_transcript(
+        session.transcripts_dir,
+        f"{identity.item_id.rsplit('::', 1)[-1]}-a{attempt}",
+        _transcript(request, result, verdict, error),
+        session.redactor,
+    )
+    final = result.final_text if result is not None else None
+    excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""
+    return AttemptOutcome(
+        row=row,
+        failures=[session.redactor.text(f) for f in failures],
+        answer_excerpt=session.redactor.text(excerpt[:2000]),
+    )
+
+
+def _judge(
+    scenario: Any,
+    mode: str,
+    result: RunResult,
+    bound_input: Mapping[str, Any],
+    backend_session: BackendSession | None,
+) -> Verdict:
+    if scenario.kind == "workflow":
+        return judge_workflow(
+            scenario,
+            bound_input=bound_input,
+            final_text=result.final_text,
+            tool_call_count=len(result.tool_calls),
+            run_task=backend_session.run_task if backend_session is not None else None,
+        )
+    return judge_atomic(
+        scenario, mode=mode, final_text=result.final_text, tool_call_count=len(result.tool_calls)
+    )

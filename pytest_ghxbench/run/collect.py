@@ -1,0 +1,192 @@
+"""Scenario files as pytest collectors; one item per mode and repetition."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _pytest._code.code import TerminalRepr
+from _pytest._io import TerminalWriter
+
+from pytest_ghxbench.run.attempt import AttemptOutcome, run_attempt
+from pytest_ghxbench.run.rows import ItemIdentity, item_name
+from pytest_ghxbench.run.session import GhxSession
+from pytest_ghxbench.scenario.loader import ScenarioError
+from pytest_ghxbench.scenario.manifest import MissingResource, bind_input, missing_resources
+
+SESSION_KEY = pytest.StashKey[GhxSession]()
+RESERVED_MARKERS = ("atomic", "workflow")
+# pytest-timeout fires this long after the scenario's own deadline: the adapter gets the
+# chance to stop cooperatively first.
+BACKSTOP_GRACE_S = 2.0
+
+
+class ScenarioCollectionError(Exception):
+    """A scenario file that cannot become items; shown without a traceback."""
+
+
+class _PlainRepr(TerminalRepr):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def toterminal(self, tw: TerminalWriter) -> None:
+        for line in self.text.splitlines():
+            tw.line(line)
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Iterator[ScenarioItem]:
+        session = self.config.stash[SESSION_KEY]
+        errors = session.errors_for(self.path)
+        if errors:
+            raise ScenarioCollectionError("\n".join(str(e) for e in errors))
+        loaded = session.scenario_at(self.path)
+        if loaded is None:  # not a scenario the catalog knows (e.g. outside the root)
+            return
+        scenario = loaded.scenario
+        for mode in session.modes:
+            for rep in range(1, session.settings.reps + 1):
+                item = ScenarioItem.from_parent(
+                    self,
+                    name=item_name(scenario.id, mode, rep),
+                    scenario=scenario,
+                    mode=mode,
+                    rep=rep,
+                )
+                _mark(item, scenario, mode, self.config)
+                yield item
+
+    def repr_failure(  # type: ignore[override]
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
+        if isinstance(excinfo.value, (ScenarioCollectionError, ScenarioError)):
+            # paths relative to the rootdir, as pytest shows them elsewhere
+            text = str(excinfo.value).replace(f"{self.config.rootpath}{os.sep}", "")
+            return _PlainRepr(text)
+        return super().repr_failure(excinfo)
+
+
+def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) -> None:
+    item.add_marker(scenario.kind)
+    item.add_marker(mode)
+    reserved = {*RESERVED_MARKERS, *config.stash[SESSION_KEY].modes}
+    for tag in dict.fromkeys(scenario.tags):
+        # A tag may not contradict the item's type or mode: an atomic scenario tagged
+        # "workflow" (a GitHub Actions workflow) must not be selected by `-m workflow`.
+        if tag in reserved:
+            continue
+        register_marker(config, tag, f"scenario tag {tag!r}")
+        item.add_marker(tag)
+    timeout_s = scenario.timeout_ms / 1000.0
+    item.add_marker(
+        pytest.mark.timeout(timeout_s + BACKSTOP_GRACE_S, method="signal", func_only=True)
+    )
+    if scenario.allowed_retries > 0:
+        item.add_marker(pytest.mark.flaky(reruns=scenario.allowed_retries))
+
+
+def register_marker(config: pytest.Config, name: str, description: str) -> None:
+    registered: set[str] = config.stash.setdefault(_REGISTERED_KEY, set())
+    if name not in registered:
+        config.addinivalue_line("markers", f"{name}: {description}")
+        registered.add(name)
+
+
+_REGISTERED_KEY = pytest.StashKey[set[str]]()
+
+
+class ScenarioFailed(Exception):
+    """The item ran but its answer or checkpoints did not hold."""
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario: Any, mode: str, rep: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.mode = mode
+        self.rep = rep
+        self.bound_input: dict[str, Any] = {}
+        self.outcome: AttemptOutcome | None = None
+        self.extra_keyword_matches.update({mode, scenario.id})
+
+    @property
+    def ghx_session(self) -> GhxSession:
+        return self.config.stash[SESSION_KEY]
+
+    def identity(self) -> ItemIdentity:
+        session = self.ghx_session
+        return ItemIdentity(
+            item_id=self.nodeid,
+            run_id=session.run_id,
+            scenario_id=self.scenario.id,
+            scenario_set=session.scenario_set_of(self.scenario.id),
+            scenario_type=self.scenario.kind,
+            mode=self.mode,
+            iteration=self.rep,
+            adapter=session.adapter.name,
+            backend=session.backend.name if session.backend is not None else None,
+            git=session.git,
+            default_model=session.settings.model or getattr(session.adapter, "model", None),
+        )
+
+    def setup(self) -> None:
+        session = self.ghx_session
+        manifest = session.manifest
+        needs_manifest = self.scenario.fixture is not None and (
+            self.scenario.fixture.bindings or self.scenario.fixture.requires
+        )
+        if not needs_manifest:
+            self.bound_input = dict(self.scenario.input)
+            return
+        if manifest is None:
+            pytest.skip(
+                f"{self.scenario.id} needs fixture resources but no manifest is available "
+                f"(give --fixture-manifest or use a backend that provides one)"
+            )
+        missing = missing_resources(self.scenario, manifest)
+        if missing:
+            pytest.skip(
+                f"{self.scenario.id} needs resource(s) {', '.join(missing)} that the "
+                f"fixture manifest ({session.manifest_source}) lacks"
+            )
+        try:
+            self.bound_input = bind_input(self.scenario, manifest)
+        except MissingResource as exc:
+            pytest.skip(
+                f"{self.scenario.id}: fixture manifest ({session.manifest_source}) "
+                f"lacks a bound resource: {exc}"
+            )
+
+    def runtest(self) -> None:
+        self.outcome = None
+        attempt = int(getattr(self, "execution_count", 1) or 1)
+        self.outcome = run_attempt(
+            self.ghx_session, self.identity(), self.scenario, self.bound_input, attempt=attempt
+        )
+        if not self.outcome.passed:
+            raise ScenarioFailed(self.outcome)
+
+    def repr_failure(  # type: ignore[override]
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
+        if isinstance(excinfo.value, ScenarioFailed) and self.outcome is not None:
+            row = self.outcome.row
+            lines = [
+                f"{self.name} failed (success={row.success}, output_valid={row.output_valid}):"
+            ]
+            lines += [f"  - {failure}" for failure in self.outcome.failures]
+            if self.outcome.answer_excerpt and row.error and row.error.type != "runner_error":
+                lines.append(f"  final answer: {_short(self.outcome.answer_excerpt)}")
+            return "\n".join(lines)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"ghxbench {self.name}"
+
+
+def _short(text: str, limit: int = 400) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"

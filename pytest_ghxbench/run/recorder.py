@@ -1,0 +1,94 @@
+"""Controller-side row handling: one row per item, published through the hook and the JSONL file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.report.jsonl import RowWriter
+from pytest_ghxbench.run.rows import ItemIdentity, parse_item_name, runner_error_row
+from pytest_ghxbench.run.session import GhxSession
+
+ROW_ATTR = "ghxbench_row"
+
+
+class RowRecorder:
+    """Receives final rows as reports arrive (in the controller or the single process)."""
+
+    def __init__(self, config: pytest.Config, session: GhxSession) -> None:
+        self.config = config
+        self.session = session
+        self.rows: dict[str, Row] = {}
+        self.failed_items: dict[str, list[str]] = {}
+        self.other_failures = 0
+        self._writer: RowWriter | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.session.rows_path
+
+    def _write(self, row: Row) -> None:
+        if self._writer is None:
+            self._writer = RowWriter(self.path)
+        self._writer.write(row)
+
+    def record(self, nodeid: str, row: Row, item: pytest.Item | None) -> None:
+        self.rows[nodeid] = row
+        self._write(row)
+        self.config.hook.pytest_ghxbench_row(row=row, item=item)
+
+    def on_report(self, report: pytest.TestReport, item: pytest.Item | None) -> None:
+        payload: dict[str, Any] | None = getattr(report, ROW_ATTR, None)
+        if str(report.outcome) == "rerun":  # set by pytest-rerunfailures
+            return
+        if payload is not None:
+            row = Row.model_validate(payload)
+            self.record(report.nodeid, row, item)
+            if not (row.success and row.output_valid):
+                self.failed_items[report.nodeid] = list(payload.get("failures") or [])
+            return
+        if report.failed and str(report.when) == "???":  # xdist: the worker died
+            self._crashed_worker(report)
+        elif report.failed and parse_item_name(report.nodeid) is None:
+            self.other_failures += 1
+
+    def _crashed_worker(self, report: pytest.TestReport) -> None:
+        """xdist reports an item whose worker died with when='???' and no row: make one."""
+        parsed = parse_item_name(report.nodeid)
+        if parsed is None:
+            self.other_failures += 1
+            return
+        if report.nodeid in self.rows:  # a second report of the same crash (--dist loadscope)
+            return
+        scenario_id, mode, rep = parsed
+        session = self.session
+        loaded = session.catalog.scenarios.get(scenario_id)
+        identity = ItemIdentity(
+            item_id=report.nodeid,
+            run_id=session.run_id,
+            scenario_id=scenario_id,
+            scenario_set=session.scenario_set_of(scenario_id),
+            scenario_type=loaded.scenario.kind if loaded is not None else "unknown",
+            mode=mode,
+            iteration=rep,
+            adapter=session.adapter.name,
+            backend=session.backend.name if session.backend is not None else None,
+            git=session.git,
+            default_model=session.settings.model,
+        )
+        crash = str(report.longrepr or "").strip().splitlines()
+        detail = crash[-1] if crash else "no detail"
+        message = f"worker crashed while running the item (the agent process died): {detail}"
+        row = runner_error_row(
+            identity, session.redactor.text(message), wall_ms=report.duration * 1000.0
+        )
+        self.record(report.nodeid, row, None)
+        self.failed_items[report.nodeid] = [message]
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None

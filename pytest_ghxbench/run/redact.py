@@ -1,0 +1,51 @@
+"""Keep secrets out of rows, transcripts and reports: redact their values wherever they occur."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+REDACTED = "[REDACTED]"
+_SECRET_NAME = re.compile(
+    r"(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|_KEY$|CREDENTIAL|AUTH)", re.IGNORECASE
+)
+_MIN_SECRET_LEN = 8
+# Credentials embedded in URLs (https://user:token@host) are redacted even when not in the env.
+_URL_CREDENTIALS = re.compile(r"(?<=://)[^/\s:@]+(:[^/\s@]*)?@")
+
+
+def secret_values_from_env(env: Mapping[str, str] | None = None) -> list[str]:
+    """Values of environment variables whose names look like credentials."""
+    env = os.environ if env is None else env
+    return [v for k, v in env.items() if _SECRET_NAME.search(k) and len(v) >= _MIN_SECRET_LEN]
+
+
+class Redactor:
+    """Replaces every known secret value in strings and nested containers."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._secrets: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        self.add(secrets)
+
+    def add(self, secrets: Iterable[str]) -> None:
+        self._secrets.update(s for s in secrets if s and len(s) >= _MIN_SECRET_LEN)
+        if self._secrets:
+            ordered = sorted(self._secrets, key=len, reverse=True)
+            self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
+
+    def text(self, value: str) -> str:
+        if self._pattern is not None:
+            value = self._pattern.sub(REDACTED, value)
+        return _URL_CREDENTIALS.sub(REDACTED + "@", value) if "://" in value else value
+
+    def obj(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Mapping):
+            return {self.obj(k) if isinstance(k, str) else k: self.obj(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.obj(v) for v in value]
+        return value

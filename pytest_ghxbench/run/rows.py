@@ -1,0 +1,161 @@
+"""Building metric rows from an item's outcome (and from faults that left no outcome)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from pytest_ghxbench.api import RunResult
+from pytest_ghxbench.metrics.row import RUNNER_ERROR, GitInfo, ModelInfo, Row, RowError, TokenUsage
+
+ASSERTION_FAILED = "assertion_failed"
+_ITEM_NAME = re.compile(r"^(?P<scenario>[^\[\]]+)\[(?P<mode>[^\[\]]+)-r(?P<rep>\d+)\]$")
+_MAX_ERROR_MESSAGE = 2000
+
+
+@dataclass(frozen=True)
+class ItemIdentity:
+    """What a row needs to know about the item it belongs to."""
+
+    item_id: str
+    run_id: str
+    scenario_id: str
+    scenario_set: str | None
+    scenario_type: str
+    mode: str
+    iteration: int
+    adapter: str
+    backend: str | None
+    git: Mapping[str, str | None]
+    default_model: str | None
+
+
+def item_name(scenario_id: str, mode: str, rep: int) -> str:
+    return f"{scenario_id}[{mode}-r{rep}]"
+
+
+def parse_item_name(nodeid: str) -> tuple[str, str, int] | None:
+    """(scenario_id, mode, rep) from a node id like ``scenarios/x.yaml::pr-view-001[ghx-r2]``."""
+    match = _ITEM_NAME.match(nodeid.rsplit("::", 1)[-1])
+    if match is None:
+        return None
+    return match["scenario"], match["mode"], int(match["rep"])
+
+
+def model_info(signature: str | None, mode: str, adapter: str) -> ModelInfo:
+    if not signature:
+        return ModelInfo(provider_id=adapter, model_id="unknown", mode=mode)
+    provider, _, model = signature.partition("/")
+    if not model:
+        provider, model = adapter, provider
+    return ModelInfo(provider_id=provider, model_id=model, mode=mode)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _base(identity: ItemIdentity, external_retry_count: int) -> dict[str, Any]:
+    return {
+        "timestamp": _now(),
+        "run_id": identity.run_id,
+        "mode": identity.mode,
+        "scenario_id": identity.scenario_id,
+        "scenario_set": identity.scenario_set,
+        "iteration": identity.iteration,
+        "external_retry_count": external_retry_count,
+        "git": GitInfo(**identity.git),
+        "item_id": identity.item_id,
+        "adapter": identity.adapter,
+        "backend": identity.backend,
+        "scenario_type": identity.scenario_type,
+    }
+
+
+def _clip(message: str) -> str:
+    return message if len(message) <= _MAX_ERROR_MESSAGE else message[:_MAX_ERROR_MESSAGE] + "…"
+
+
+def outcome_row(
+    identity: ItemIdentity,
+    *,
+    result: RunResult,
+    wall_ms: float,
+    success: bool,
+    output_valid: bool,
+    failures: Sequence[str],
+    checkpoints: Sequence[Mapping[str, Any]],
+    external_retry_count: int,
+    cost_usd: float,
+) -> Row:
+    tokens = result.tokens
+    error = (
+        RowError(type=ASSERTION_FAILED, message=_clip("; ".join(failures))) if failures else None
+    )
+    return Row(
+        **_base(identity, external_retry_count),
+        session_id=result.session_id,
+        success=success,
+        output_valid=output_valid,
+        latency_ms_wall=float(result.latency_ms) if result.latency_ms is not None else wall_ms,
+        sdk_latency_ms=float(result.latency_ms) if result.latency_ms is not None else None,
+        timing_breakdown=dict(result.timing_breakdown) if result.timing_breakdown else None,
+        tokens=TokenUsage(
+            input=tokens.input,
+            output=tokens.output,
+            reasoning=tokens.reasoning,
+            cache_read=tokens.cache_read,
+            cache_write=tokens.cache_write,
+            total=tokens.total,
+        ),
+        cost=cost_usd,
+        tool_calls=len(result.tool_calls),
+        api_calls=result.api_calls or 0,
+        internal_retry_count=result.internal_retry_count,
+        model=model_info(result.model or identity.default_model, identity.mode, identity.adapter),
+        error=error,
+        failures=list(failures),
+        checkpoints=[dict(c) for c in checkpoints],
+    )
+
+
+def runner_error_row(
+    identity: ItemIdentity,
+    message: str,
+    *,
+    wall_ms: float = 0.0,
+    external_retry_count: int = 0,
+    result: RunResult | None = None,
+) -> Row:
+    """A row for an item whose agent could not run to completion (exception, crash, timeout)."""
+    tokens = result.tokens if result is not None and _is_tokens(result) else None
+    return Row(
+        **_base(identity, external_retry_count),
+        session_id=result.session_id if result is not None else None,
+        success=False,
+        output_valid=False,
+        latency_ms_wall=wall_ms,
+        tokens=TokenUsage(
+            input=tokens.input,
+            output=tokens.output,
+            reasoning=tokens.reasoning,
+            cache_read=tokens.cache_read,
+            cache_write=tokens.cache_write,
+            total=tokens.total,
+        )
+        if tokens is not None
+        else TokenUsage(),
+        model=model_info(identity.default_model, identity.mode, identity.adapter),
+        error=RowError(type=RUNNER_ERROR, message=_clip(message)),
+        failures=[_clip(message)],
+        checkpoints=[],
+    )
+
+
+def _is_tokens(result: RunResult) -> bool:
+    from pytest_ghxbench.api import Tokens
+
+    return isinstance(result.tokens, Tokens)

@@ -1,0 +1,201 @@
+"""Per-session state: the resolved adapter, backend, manifest, scenario catalog and profile.
+
+Built once in ``pytest_configure`` (in every xdist worker too); every usage problem found here is
+a ``pytest.UsageError`` (exit status 4) naming the valid choices.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ghxbench.adapters.registry import available_adapters, available_backends, choose
+from pytest_ghxbench.api import Adapter, Backend
+from pytest_ghxbench.metrics.profiles import (
+    Profile,
+    ProfileError,
+    apply_model_expectations,
+    build_profiles,
+)
+from pytest_ghxbench.options import Settings
+from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
+from pytest_ghxbench.scenario.loader import (
+    LoadedScenario,
+    ScenarioCatalog,
+    ScenarioError,
+    load_catalog,
+)
+from pytest_ghxbench.scenario.manifest import ManifestError, load_manifest
+
+RUN_ID_KEY = "ghxbench_run_id"
+
+
+@dataclass
+class GhxSession:
+    settings: Settings
+    adapter: Adapter
+    backend: Backend | None
+    modes: tuple[str, ...]
+    catalog: ScenarioCatalog
+    manifest: Mapping[str, Any] | None
+    manifest_source: str
+    profiles: dict[str, Profile]
+    run_id: str
+    git: dict[str, str | None]
+    redactor: Redactor
+    backend_error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def errors_for(self, path: Path) -> list[ScenarioError]:
+        key = path.resolve()
+        return [e for e in self.catalog.errors if Path(e.path).resolve() == key]
+
+    def scenario_at(self, path: Path) -> LoadedScenario | None:
+        index = self.extra.get("by_path")
+        if index is None:
+            index = {ls.path.resolve(): ls for ls in self.catalog.scenarios.values()}
+            self.extra["by_path"] = index
+        found: LoadedScenario | None = index.get(path.resolve())
+        return found
+
+    def scenario_set_of(self, scenario_id: str) -> str | None:
+        if self.settings.scenario_set is not None:
+            return self.settings.scenario_set
+        return self.catalog.set_of(scenario_id)
+
+    @property
+    def profile(self) -> Profile:
+        return apply_model_expectations(
+            self.profiles[self.settings.gate_profile],
+            self.settings.tables.get("expectations"),
+            self.settings.model,
+        )
+
+    @property
+    def rows_path(self) -> Path:
+        return self.settings.results_dir / "rows" / f"{self.run_id}.jsonl"
+
+    @property
+    def transcripts_dir(self) -> Path:
+        return self.settings.results_dir / "transcripts" / self.run_id
+
+
+def new_run_id() -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return f"run_{stamp}_{uuid.uuid4().hex[:6]}"
+
+
+def _git_info(root: Path, redactor: Redactor) -> dict[str, str | None]:
+    def git(*args: str) -> str | None:
+        try:
+            out = subprocess.run(
+                ["git", *args], cwd=root, capture_output=True, text=True, timeout=5, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.stdout.strip() or None if out.returncode == 0 else None
+
+    repo = git("config", "--get", "remote.origin.url")
+    return {"repo": redactor.text(repo) if repo else None, "commit": git("rev-parse", "HEAD")}
+
+
+def resolve_profiles(config: pytest.Config, settings: Settings) -> dict[str, Profile]:
+    contributed: list[Mapping[str, Any]] = []
+    for result in config.hook.pytest_ghxbench_profiles(config=config):
+        for name, values in (result or {}).items():
+            contributed.append({"name": name, **values})
+    try:
+        profiles = build_profiles(settings.tables.get("profiles"), extra=contributed)
+        # validate expectations eagerly so a typo is a usage error, not a late crash
+        for profile in profiles.values():
+            apply_model_expectations(profile, settings.tables.get("expectations"), settings.model)
+    except ProfileError as exc:
+        raise pytest.UsageError(f"ghxbench: {exc}") from exc
+    if settings.gate_profile not in profiles:
+        raise pytest.UsageError(
+            f"ghxbench: unknown gate profile {settings.gate_profile!r} for --gate-profile; "
+            f"valid: {', '.join(sorted(profiles))}"
+        )
+    return profiles
+
+
+def _resolve_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
+    supported = tuple(adapter.modes)
+    assert settings.modes is not None
+    if settings.modes == ("all",):
+        return supported
+    unknown = [m for m in settings.modes if m not in supported]
+    if unknown:
+        raise pytest.UsageError(
+            f"ghxbench: unknown mode(s) {', '.join(map(repr, unknown))} for --ghx-mode; adapter "
+            f"{adapter.name!r} supports: {', '.join(supported)} (or 'all')"
+        )
+    return tuple(dict.fromkeys(settings.modes))
+
+
+def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
+    adapters = available_adapters(config)
+    adapter: Adapter = choose("adapter", settings.adapter, adapters, "--ghx-adapter")
+    modes = _resolve_modes(settings, adapter)
+    backends = available_backends(config)
+    backend: Backend = choose("backend", settings.backend, backends, "--ghx-backend")
+    profiles = resolve_profiles(config, settings)
+
+    if not settings.scenario_root.is_dir():
+        raise pytest.UsageError(
+            f"ghxbench: scenario root {settings.scenario_root} is not a directory "
+            "(set --ghx-scenarios or ghx_scenarios)"
+        )
+    catalog = load_catalog(settings.scenario_root)
+    if settings.scenario_set is not None and settings.scenario_set not in catalog.sets:
+        choices = ", ".join(sorted(catalog.sets)) or "none (no scenario-sets file)"
+        raise pytest.UsageError(
+            f"ghxbench: unknown scenario set {settings.scenario_set!r} for --scenario-set; "
+            f"valid: {choices}"
+        )
+
+    manifest: Mapping[str, Any] | None
+    if settings.fixture_manifest is not None:
+        try:
+            manifest = load_manifest(settings.fixture_manifest)
+        except ManifestError as exc:
+            raise pytest.UsageError(f"ghxbench: --fixture-manifest: {exc}") from exc
+        source = str(settings.fixture_manifest)
+    else:
+        manifest = backend.manifest()
+        source = f"backend {backend.name!r}"
+
+    preflight = getattr(adapter, "preflight", None)
+    if callable(preflight) and not hasattr(config, "workerinput"):
+        from pytest_ghxbench.api import AdapterUnavailable
+
+        try:
+            preflight(config)
+        except AdapterUnavailable as exc:
+            raise pytest.UsageError(
+                f"ghxbench: adapter {adapter.name!r} unavailable: {exc}"
+            ) from exc
+
+    redactor = Redactor(secret_values_from_env())
+    workerinput = getattr(config, "workerinput", None)
+    run_id = workerinput.get(RUN_ID_KEY) if workerinput else None
+    return GhxSession(
+        settings=settings,
+        adapter=adapter,
+        backend=backend,
+        modes=modes,
+        catalog=catalog,
+        manifest=manifest,
+        manifest_source=source,
+        profiles=profiles,
+        run_id=run_id or new_run_id(),
+        git=_git_info(config.rootpath, redactor),
+        redactor=redactor,
+    )

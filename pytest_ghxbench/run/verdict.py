@@ -1,0 +1,124 @@
+"""Session end: rows → summary → gate → outputs and the exit status."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.report.jsonl import read_rows
+from pytest_ghxbench.report.markdown import render_markdown
+from pytest_ghxbench.report.terminal import verdict_line
+from pytest_ghxbench.run.recorder import RowRecorder
+from pytest_ghxbench.run.session import GhxSession
+
+_ORDINARY = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
+
+
+@dataclass
+class SessionVerdict:
+    summary: dict[str, Any]
+    exit_status: int
+    why: str
+    problems: list[str]
+
+
+def _baseline_rows(session: GhxSession, own: Path) -> tuple[list[Row], list[str]]:
+    pattern = session.settings.baseline_rows
+    if not pattern:
+        return [], []
+    paths = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
+    paths = [p for p in paths if p.resolve() != own.resolve()]
+    if not paths:
+        return [], [f"--ghx-baseline-rows {pattern!r} matched no files"]
+    result = read_rows(paths)
+    return list(result.rows), [str(p) for p in result.problems]
+
+
+def compute_exit_status(
+    gate: dict[str, Any],
+    *,
+    current: int,
+    required: bool,
+    strict: bool,
+    failed_items: int,
+    other_failures: int,
+) -> tuple[int, str]:
+    """The session's exit status and a short note on why (the verdict line adds the gate's own
+    outcome and reason)."""
+    if current not in _ORDINARY:
+        return current, f"pytest ended with exit status {current} before the gate could decide"
+    if gate.get("evaluated"):
+        if not gate.get("passed"):
+            return 1, ""
+        if strict and failed_items:
+            return 1, f"--ghx-strict and {failed_items} item(s) failed"
+        if other_failures:
+            return 1, f"{other_failures} non-benchmark test(s) failed"
+        return 0, f"{failed_items} item failure(s) within tolerance" if failed_items else ""
+    if required:
+        return 1, "gate required"
+    return current, "advisory: pytest's own status applies"
+
+
+def finish_session(
+    config: pytest.Config, session: GhxSession, recorder: RowRecorder, current_status: int
+) -> SessionVerdict:
+    settings = session.settings
+    earlier, problems = _baseline_rows(session, recorder.path)
+    rows = earlier + list(recorder.rows.values())
+    profile = session.profile
+    run_info = {
+        "run_id": session.run_id,
+        "commit": session.git.get("commit"),
+        "model": settings.model or getattr(session.adapter, "model", None),
+        "adapter": session.adapter.name,
+        "backend": session.backend.name if session.backend is not None else None,
+        "profile": profile.name,
+        "gate_required": settings.gate_required,
+        "modes": list(session.modes),
+        "reps": settings.reps,
+        "scenario_set": settings.scenario_set,
+        "rows_file": str(recorder.path),
+        "baseline_rows": settings.baseline_rows,
+        "row_count": len(rows),
+    }
+    summary = build_summary(
+        rows,
+        profile=profile,
+        baseline=settings.baseline,
+        candidate=settings.candidate,
+        run_info=run_info,
+    )
+    config.hook.pytest_ghxbench_summary(summary=summary, config=config)
+    status, why = compute_exit_status(
+        summary["gate"],
+        current=current_status,
+        required=settings.gate_required,
+        strict=settings.strict,
+        failed_items=len(recorder.failed_items),
+        other_failures=recorder.other_failures,
+    )
+    summary["run"]["exit_status"] = status
+    summary["run"]["verdict"] = verdict_line(summary, status, why)
+    _write_outputs(settings.results_dir, session, summary)
+    return SessionVerdict(summary=summary, exit_status=status, why=why, problems=problems)
+
+
+def _write_outputs(results_dir: Path, session: GhxSession, summary: dict[str, Any]) -> None:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    clean = session.redactor.obj(summary)
+    (results_dir / "summary.json").write_text(json.dumps(clean, indent=2) + "\n", encoding="utf-8")
+    markdown = session.redactor.text(render_markdown(clean))
+    (results_dir / "summary.md").write_text(markdown, encoding="utf-8")
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:
+            handle.write(markdown.rstrip("\n") + "\n\n")
