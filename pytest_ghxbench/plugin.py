@@ -72,10 +72,29 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --ghx-mode=...` without paths runs the benchmark, not the project's tests.
         config.args = [str(settings.scenario_root)]
+    elif not _covers(config.args, settings.scenario_root, config.invocation_params.dir):
+        # Explicit paths outside the scenario root (e.g. `pytest tests/` with ghx_mode set in
+        # config): no scenario can be collected, so this is not a benchmark session.
+        return
     if not _is_worker(config) and not config.option.collectonly:
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
         config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
+
+
+def _covers(args: list[str], root: Path, invocation_dir: Path) -> bool:
+    root = root.resolve()
+    for arg in args:
+        path = (invocation_dir / arg.split("::", 1)[0]).resolve()
+        if path == root or root in path.parents or path in root.parents:
+            return True
+    return False
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.close()
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -170,6 +189,11 @@ class _Controller:
         item = self.config.stash.get(ITEMS_KEY, {}).get(report.nodeid)
         self.recorder.on_report(report, item)
 
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            # a broken scenario file must not be hidden by a passing gate
+            self.recorder.other_failures += 1
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         ghx = self.config.stash[SESSION_KEY]
         self.recorder.close()
@@ -200,6 +224,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         for nodeid, failures in recorder.failed_items.items():
             first = failures[0] if failures else "failed"
             tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
+    for error in recorder.hook_errors:
+        tr.write_line(f"hook error: {error}", red=True)
     for problem in verdict.problems:
         tr.write_line(f"baseline rows: {problem}")
     tr.write_line("")

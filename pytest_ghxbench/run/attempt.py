@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.api import BackendSession, RunRequest, RunResult, Tokens, ToolCall
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
 from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
-from pytest_ghxbench.run.redact import Redactor
+from pytest_ghxbench.run.redact import secret_values_from_env
 from pytest_ghxbench.run.rows import ItemIdentity, outcome_row, runner_error_row
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.scenario.manifest import fixture_repo
@@ -119,15 +116,6 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
-def write_transcript(
-    directory: Path, name: str, data: Mapping[str, Any], redactor: Redactor
-) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    safe = "".join(ch if ch.isalnum() or ch in "-_.[]" else "_" for ch in name)
-    path = directory / f"{safe}.json"
-    path.write_text(json.dumps(redactor.obj(data), indent=2, default=repr), encoding="utf-8")
-
-
 def run_attempt(
     session: GhxSession,
     identity: ItemIdentity,
@@ -141,7 +129,7 @@ def run_attempt(
     prompt = render_prompt(scenario, bound_input, identity.mode, repo)
     instructions = mode_instructions(identity.mode, settings.tables.get("mode_instructions"))
     timeout_s = scenario.timeout_ms / 1000.0
-    workdir = Path(tempfile.mkdtemp(prefix="ghxbench-"))
+    workdir = session.fresh_workdir()
     backend_session: BackendSession | None = None
     request = RunRequest(
         scenario=scenario,
@@ -201,9 +189,10 @@ def run_attempt(
                 backend_session.close()
             except Exception as exc:  # closing must not hide the outcome
                 error = error or f"backend session failed to close: {type(exc).__name__}: {exc}"
-        shutil.rmtree(workdir, ignore_errors=True)
 
     retries = attempt - 1
+    if backend_session is not None:
+        session.redactor.add(secret_values_from_env(backend_session.env))
     if error is not None or verdict is None or result is None:
         message = session.redactor.text(error or "no result")
         row = runner_error_row(
@@ -224,13 +213,10 @@ def run_attempt(
             cost_usd=cost,
         )
         failures = list(verdict.failures)
-    row = Row.model_validate(session.redactor.obj(row.to_json_dict()))
-    write_transcript(
-        session.transcripts_dir,
-        f"{identity.item_id.rsplit('::', 1)[-1]}-a{attempt}",
-        _transcript(request, result, verdict, error),
-        session.redactor,
-    )
+    row = Row.model_validate_json(session.redactor.json(row.to_json_dict()))
+    record = _transcript(request, result, verdict, error)
+    record["row"] = row.to_json_dict()
+    session.transcripts.write(record)
     final = result.final_text if result is not None else None
     excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""
     return AttemptOutcome(

@@ -19,6 +19,7 @@ from pytest_ghxbench.scenario.manifest import MissingResource, bind_input, missi
 
 SESSION_KEY = pytest.StashKey[GhxSession]()
 RESERVED_MARKERS = ("atomic", "workflow")
+KNOWN_MODES = ("agent_direct", "mcp", "ghx")
 # pytest-timeout fires this long after the scenario's own deadline: the adapter gets the
 # chance to stop cooperatively first.
 BACKSTOP_GRACE_S = 2.0
@@ -72,7 +73,8 @@ class ScenarioFile(pytest.File):
 def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) -> None:
     item.add_marker(scenario.kind)
     item.add_marker(mode)
-    reserved = {*RESERVED_MARKERS, *config.stash[SESSION_KEY].modes}
+    session = config.stash[SESSION_KEY]
+    reserved = {*RESERVED_MARKERS, *KNOWN_MODES, *session.adapter.modes, *session.modes}
     for tag in dict.fromkeys(scenario.tags):
         # A tag may not contradict the item's type or mode: an atomic scenario tagged
         # "workflow" (a GitHub Actions workflow) must not be selected by `-m workflow`.
@@ -84,7 +86,8 @@ def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) ->
     item.add_marker(
         pytest.mark.timeout(timeout_s + BACKSTOP_GRACE_S, method="signal", func_only=True)
     )
-    if scenario.allowed_retries > 0:
+    if scenario.allowed_retries > 0 or getattr(config.option, "reruns", None):
+        # Also set at 0 when --reruns is given, so it cannot override the scenario's budget.
         item.add_marker(pytest.mark.flaky(reruns=scenario.allowed_retries))
 
 
@@ -181,6 +184,13 @@ class ScenarioItem(pytest.Item):
             if self.outcome.answer_excerpt and row.error and row.error.type != "runner_error":
                 lines.append(f"  final answer: {_short(self.outcome.answer_excerpt)}")
             return "\n".join(lines)
+        if self.outcome is None and "Timeout" in str(excinfo.value):
+            first = str(excinfo.value).strip().splitlines()[0]
+            return (
+                f"{self.name}: runner error: timeout: pytest-timeout stopped the item "
+                f"{BACKSTOP_GRACE_S:g}s after its {self.scenario.timeout_ms} ms deadline "
+                f"({first})"
+            )
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -24,6 +24,7 @@ class RowRecorder:
         self.rows: dict[str, Row] = {}
         self.failed_items: dict[str, list[str]] = {}
         self.other_failures = 0
+        self.hook_errors: list[str] = []
         self._writer: RowWriter | None = None
 
     @property
@@ -38,7 +39,11 @@ class RowRecorder:
     def record(self, nodeid: str, row: Row, item: pytest.Item | None) -> None:
         self.rows[nodeid] = row
         self._write(row)
-        self.config.hook.pytest_ghxbench_row(row=row, item=item)
+        try:
+            self.config.hook.pytest_ghxbench_row(row=row, item=item)
+        except Exception as exc:
+            # A broken row hook must not lose the run: the row is already on disk.
+            self.hook_errors.append(f"pytest_ghxbench_row raised {type(exc).__name__}: {exc}")
 
     def on_report(self, report: pytest.TestReport, item: pytest.Item | None) -> None:
         payload: dict[str, Any] | None = getattr(report, ROW_ATTR, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -31,10 +32,19 @@ class Redactor:
         self.add(secrets)
 
     def add(self, secrets: Iterable[str]) -> None:
-        self._secrets.update(s for s in secrets if s and len(s) >= _MIN_SECRET_LEN)
-        if self._secrets:
-            ordered = sorted(self._secrets, key=len, reverse=True)
-            self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
+        fresh = {s for s in secrets if s and len(s) >= _MIN_SECRET_LEN} - self._secrets
+        if not fresh:
+            return
+        self._secrets.update(fresh)
+        # Match each secret as it appears raw and as it appears inside a JSON string, so
+        # serialised documents can be redacted in one pass (see `json`).
+        forms = {form for s in self._secrets for form in (s, json.dumps(s)[1:-1])}
+        ordered = sorted(forms, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
+
+    def json(self, value: Any) -> str:
+        """``value`` serialised as compact JSON with every secret redacted."""
+        return self.text(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr))
 
     def text(self, value: str) -> str:
         if self._pattern is not None:

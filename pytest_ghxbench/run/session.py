@@ -6,7 +6,10 @@ a ``pytest.UsageError`` (exit status 4) naming the valid choices.
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,6 +29,7 @@ from pytest_ghxbench.metrics.profiles import (
 )
 from pytest_ghxbench.options import Settings
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
+from pytest_ghxbench.run.transcripts import TranscriptWriter
 from pytest_ghxbench.scenario.loader import (
     LoadedScenario,
     ScenarioCatalog,
@@ -50,7 +54,7 @@ class GhxSession:
     run_id: str
     git: dict[str, str | None]
     redactor: Redactor
-    backend_error: str | None = None
+    process_name: str = "main"
     extra: dict[str, Any] = field(default_factory=dict)
 
     def errors_for(self, path: Path) -> list[ScenarioError]:
@@ -85,6 +89,41 @@ class GhxSession:
     @property
     def transcripts_dir(self) -> Path:
         return self.settings.results_dir / "transcripts" / self.run_id
+
+    @property
+    def transcripts(self) -> TranscriptWriter:
+        writer = self.extra.get("transcripts")
+        if writer is None:
+            path = self.transcripts_dir / f"{self.process_name}.jsonl"
+            writer = self.extra["transcripts"] = TranscriptWriter(path, self.redactor)
+        assert isinstance(writer, TranscriptWriter)
+        return writer
+
+    def fresh_workdir(self) -> Path:
+        """An empty scratch directory for one attempt. Attempts in a process run one after
+        another, so one directory per process is reused (emptied when an attempt left files)."""
+        workdir = self.extra.get("workdir")
+        if workdir is None or not workdir.is_dir():
+            workdir = self.extra["workdir"] = Path(tempfile.mkdtemp(prefix="ghxbench-"))
+        else:
+            with os.scandir(workdir) as entries:
+                dirty = next(entries, None) is not None
+            if dirty:
+                shutil.rmtree(workdir, ignore_errors=True)
+                workdir.mkdir()
+        assert isinstance(workdir, Path)
+        return workdir
+
+    def close(self) -> None:
+        writer = self.extra.pop("transcripts", None)
+        if writer is not None:
+            writer.close()
+        workdir = self.extra.pop("workdir", None)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
+        close = getattr(self.adapter, "close", None)
+        if callable(close):
+            close()
 
 
 def new_run_id() -> str:
@@ -198,4 +237,5 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
         run_id=run_id or new_run_id(),
         git=_git_info(config.rootpath, redactor),
         redactor=redactor,
+        process_name=str(workerinput.get("workerid", "main")) if workerinput else "main",
     )

@@ -61,7 +61,10 @@ def compute_exit_status(
         if strict and failed_items:
             return 1, f"--ghx-strict and {failed_items} item(s) failed"
         if other_failures:
-            return 1, f"{other_failures} non-benchmark test(s) failed"
+            return (
+                1,
+                f"{other_failures} failure(s) outside the benchmark (tests, collection, hooks)",
+            )
         return 0, f"{failed_items} item failure(s) within tolerance" if failed_items else ""
     if required:
         return 1, "gate required"
@@ -97,14 +100,17 @@ def finish_session(
         candidate=settings.candidate,
         run_info=run_info,
     )
-    config.hook.pytest_ghxbench_summary(summary=summary, config=config)
+    try:
+        config.hook.pytest_ghxbench_summary(summary=summary, config=config)
+    except Exception as exc:
+        recorder.hook_errors.append(f"pytest_ghxbench_summary raised {type(exc).__name__}: {exc}")
     status, why = compute_exit_status(
         summary["gate"],
         current=current_status,
         required=settings.gate_required,
         strict=settings.strict,
         failed_items=len(recorder.failed_items),
-        other_failures=recorder.other_failures,
+        other_failures=recorder.other_failures + len(recorder.hook_errors),
     )
     summary["run"]["exit_status"] = status
     summary["run"]["verdict"] = verdict_line(summary, status, why)

@@ -69,9 +69,11 @@ def test_rows_summary_and_exit_status_match_between_serial_and_xdist(
 
     assert gate("serial")["checks"] == gate("parallel")["checks"]
     # transcripts from both workers land in the controller's run folder
-    transcripts = list((pytester.path / "parallel" / "transcripts").glob("*/*.json"))
-    assert len(transcripts) == 24
-    assert len({p.parent.name for p in transcripts}) == 1
+    files = list((pytester.path / "parallel" / "transcripts").glob("*/*.jsonl"))
+    assert {p.name for p in files} == {"gw0.jsonl", "gw1.jsonl"}
+    assert len({p.parent.name for p in files}) == 1
+    records = [json.loads(line) for p in files for line in p.read_text().splitlines()]
+    assert sorted(r["item_id"] for r in records) == sorted(r["item_id"] for r in rows("serial"))
 
 
 def test_crashed_worker_item_becomes_a_runner_error_row(pytester: pytest.Pytester) -> None:
