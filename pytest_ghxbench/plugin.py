@@ -23,7 +23,7 @@ from pytest_ghxbench.run.collect import (
     register_marker,
 )
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
-from pytest_ghxbench.run.rows import runner_error_row
+from pytest_ghxbench.run.rows import finish_row, runner_error_data
 from pytest_ghxbench.run.session import RUN_ID_KEY, build_session
 from pytest_ghxbench.run.verdict import SessionVerdict, finish_session
 from pytest_ghxbench.scenario.loader import is_scenario_file
@@ -168,12 +168,10 @@ def pytest_runtest_makereport(
             )
         retries = int(getattr(item, "execution_count", 1) or 1) - 1
         session = item.ghx_session
-        row = runner_error_row(
-            item.identity(),
-            session.redactor.text(detail),
-            wall_ms=call.duration * 1000.0,
-            external_retry_count=retries,
+        data = runner_error_data(
+            item.identity(), detail, wall_ms=call.duration * 1000.0, external_retry_count=retries
         )
+        row = finish_row(data, session.redactor)
     setattr(report, ROW_ATTR, row.to_json_dict())
     return report
 

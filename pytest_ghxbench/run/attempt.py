@@ -20,7 +20,7 @@ from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
 from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
 from pytest_ghxbench.run.redact import secret_values_from_env
-from pytest_ghxbench.run.rows import ItemIdentity, outcome_row, runner_error_row
+from pytest_ghxbench.run.rows import ItemIdentity, finish_row, outcome_data, runner_error_data
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.scenario.manifest import fixture_repo
 from pytest_ghxbench.scenario.prompt import mode_instructions, render_prompt
@@ -195,13 +195,13 @@ def run_attempt(
         session.redactor.add(secret_values_from_env(backend_session.env))
     if error is not None or verdict is None or result is None:
         message = session.redactor.text(error or "no result")
-        row = runner_error_row(
+        data = runner_error_data(
             identity, message, wall_ms=wall_ms, external_retry_count=retries, result=result
         )
         failures = [f"runner error: {message}"]
     else:
         cost = float(result.cost_usd) if result.cost_usd is not None else 0.0
-        row = outcome_row(
+        data = outcome_data(
             identity,
             result=result,
             wall_ms=wall_ms,
@@ -213,7 +213,7 @@ def run_attempt(
             cost_usd=cost,
         )
         failures = list(verdict.failures)
-    row = Row.model_validate_json(session.redactor.json(row.to_json_dict()))
+    row = finish_row(data, session.redactor)
     record = _transcript(request, result, verdict, error)
     record["row"] = row.to_json_dict()
     session.transcripts.write(record)

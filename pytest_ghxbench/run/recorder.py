@@ -9,7 +9,12 @@ import pytest
 
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.jsonl import RowWriter
-from pytest_ghxbench.run.rows import ItemIdentity, parse_item_name, runner_error_row
+from pytest_ghxbench.run.rows import (
+    ItemIdentity,
+    finish_row,
+    parse_item_name,
+    runner_error_data,
+)
 from pytest_ghxbench.run.session import GhxSession
 
 ROW_ATTR = "ghxbench_row"
@@ -87,8 +92,9 @@ class RowRecorder:
         crash = str(report.longrepr or "").strip().splitlines()
         detail = crash[-1] if crash else "no detail"
         message = f"worker crashed while running the item (the agent process died): {detail}"
-        row = runner_error_row(
-            identity, session.redactor.text(message), wall_ms=report.duration * 1000.0
+        row = finish_row(
+            runner_error_data(identity, message, wall_ms=report.duration * 1000.0),
+            session.redactor,
         )
         self.record(report.nodeid, row, None)
         self.failed_items[report.nodeid] = [message]

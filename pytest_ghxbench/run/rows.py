@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from pytest_ghxbench.api import RunResult
-from pytest_ghxbench.metrics.row import RUNNER_ERROR, GitInfo, ModelInfo, Row, RowError, TokenUsage
+from pytest_ghxbench.api import RunResult, Tokens
+from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row
+from pytest_ghxbench.run.redact import Redactor
 
 ASSERTION_FAILED = "assertion_failed"
 _ITEM_NAME = re.compile(r"^(?P<scenario>[^\[\]]+)\[(?P<mode>[^\[\]]+)-r(?P<rep>\d+)\]$")
@@ -45,13 +46,13 @@ def parse_item_name(nodeid: str) -> tuple[str, str, int] | None:
     return match["scenario"], match["mode"], int(match["rep"])
 
 
-def model_info(signature: str | None, mode: str, adapter: str) -> ModelInfo:
+def model_info(signature: str | None, mode: str, adapter: str) -> dict[str, Any]:
     if not signature:
-        return ModelInfo(provider_id=adapter, model_id="unknown", mode=mode)
+        return {"provider_id": adapter, "model_id": "unknown", "mode": mode}
     provider, _, model = signature.partition("/")
     if not model:
         provider, model = adapter, provider
-    return ModelInfo(provider_id=provider, model_id=model, mode=mode)
+    return {"provider_id": provider, "model_id": model, "mode": mode}
 
 
 def _now() -> str:
@@ -67,7 +68,7 @@ def _base(identity: ItemIdentity, external_retry_count: int) -> dict[str, Any]:
         "scenario_set": identity.scenario_set,
         "iteration": identity.iteration,
         "external_retry_count": external_retry_count,
-        "git": GitInfo(**identity.git),
+        "git": {"repo": identity.git.get("repo"), "commit": identity.git.get("commit")},
         "item_id": identity.item_id,
         "adapter": identity.adapter,
         "backend": identity.backend,
@@ -79,7 +80,7 @@ def _clip(message: str) -> str:
     return message if len(message) <= _MAX_ERROR_MESSAGE else message[:_MAX_ERROR_MESSAGE] + "…"
 
 
-def outcome_row(
+def outcome_data(
     identity: ItemIdentity,
     *,
     result: RunResult,
@@ -90,12 +91,10 @@ def outcome_row(
     checkpoints: Sequence[Mapping[str, Any]],
     external_retry_count: int,
     cost_usd: float,
-) -> Row:
-    tokens = result.tokens
-    error = (
-        RowError(type=ASSERTION_FAILED, message=_clip("; ".join(failures))) if failures else None
-    )
-    return Row(
+) -> dict[str, Any]:
+    """The row of an attempt that ran, as JSON-ready data (see :func:`finish_row`)."""
+    error = {"type": ASSERTION_FAILED, "message": _clip("; ".join(failures))} if failures else None
+    return dict(
         **_base(identity, external_retry_count),
         session_id=result.session_id,
         success=success,
@@ -103,14 +102,7 @@ def outcome_row(
         latency_ms_wall=float(result.latency_ms) if result.latency_ms is not None else wall_ms,
         sdk_latency_ms=float(result.latency_ms) if result.latency_ms is not None else None,
         timing_breakdown=dict(result.timing_breakdown) if result.timing_breakdown else None,
-        tokens=TokenUsage(
-            input=tokens.input,
-            output=tokens.output,
-            reasoning=tokens.reasoning,
-            cache_read=tokens.cache_read,
-            cache_write=tokens.cache_write,
-            total=tokens.total,
-        ),
+        tokens=_tokens(result.tokens),
         cost=cost_usd,
         tool_calls=len(result.tool_calls),
         api_calls=result.api_calls or 0,
@@ -122,40 +114,42 @@ def outcome_row(
     )
 
 
-def runner_error_row(
+def runner_error_data(
     identity: ItemIdentity,
     message: str,
     *,
     wall_ms: float = 0.0,
     external_retry_count: int = 0,
     result: RunResult | None = None,
-) -> Row:
-    """A row for an item whose agent could not run to completion (exception, crash, timeout)."""
-    tokens = result.tokens if result is not None and _is_tokens(result) else None
-    return Row(
+) -> dict[str, Any]:
+    """The row of an item whose agent could not run to completion (exception, crash, timeout).
+    Tokens the agent reported before failing still count."""
+    tokens = result.tokens if result is not None and isinstance(result.tokens, Tokens) else None
+    return dict(
         **_base(identity, external_retry_count),
         session_id=result.session_id if result is not None else None,
         success=False,
         output_valid=False,
         latency_ms_wall=wall_ms,
-        tokens=TokenUsage(
-            input=tokens.input,
-            output=tokens.output,
-            reasoning=tokens.reasoning,
-            cache_read=tokens.cache_read,
-            cache_write=tokens.cache_write,
-            total=tokens.total,
-        )
-        if tokens is not None
-        else TokenUsage(),
+        tokens=_tokens(tokens) if tokens is not None else _tokens(Tokens()),
         model=model_info(identity.default_model, identity.mode, identity.adapter),
-        error=RowError(type=RUNNER_ERROR, message=_clip(message)),
+        error={"type": RUNNER_ERROR, "message": _clip(message)},
         failures=[_clip(message)],
         checkpoints=[],
     )
 
 
-def _is_tokens(result: RunResult) -> bool:
-    from pytest_ghxbench.api import Tokens
+def _tokens(tokens: Tokens) -> dict[str, int]:
+    return {
+        "input": tokens.input,
+        "output": tokens.output,
+        "reasoning": tokens.reasoning,
+        "cache_read": tokens.cache_read,
+        "cache_write": tokens.cache_write,
+        "total": tokens.total,
+    }
 
-    return isinstance(result.tokens, Tokens)
+
+def finish_row(data: Mapping[str, Any], redactor: Redactor) -> Row:
+    """Redact the row data and validate it into a :class:`Row` (in one pass over its JSON)."""
+    return Row.model_validate_json(redactor.json(data))
