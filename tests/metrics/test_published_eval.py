@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
 import pytest
 
 from pytest_ghxbench.metrics.row import ModelInfo, Row, TokenUsage
 from pytest_ghxbench.metrics.summary import mode_metrics
+from tests.paths import EVAL_DIR
 
-EVAL_DIR = Path("/work/shared/external/ghx-eval-2026-03-03")
 MODE_NAMES = {"baseline": "agent_direct", "mcp": "mcp", "ghx": "ghx"}
 
 pytestmark = pytest.mark.skipif(not EVAL_DIR.is_dir(), reason="published evaluation not present")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.paths import EXTERNAL_SCENARIOS
 from tests.plugin.support import atomic, setup_project
 
-EXTERNAL = Path(__file__).resolve().parents[3] / "shared" / "external"
-EXTERNAL_SCENARIOS = EXTERNAL / "ghx-scenarios"
 needs_external = pytest.mark.skipif(
     not EXTERNAL_SCENARIOS.is_dir(), reason="shared/external is not beside the checkout"
 )

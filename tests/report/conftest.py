@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-EVAL_DIR = Path("/work/shared/external/ghx-eval-2026-03-03")
+from tests.paths import EVAL_DIR
 
 _ROW: dict[str, Any] = {
     "timestamp": "2026-03-03T10:00:00Z",

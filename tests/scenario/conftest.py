@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-EXTERNAL_ROOT = Path(
-    os.environ.get("GHXBENCH_EXTERNAL_SCENARIOS", "/work/shared/external/ghx-scenarios")
-)
+from tests.paths import EXTERNAL_SCENARIOS
+
+EXTERNAL_ROOT = EXTERNAL_SCENARIOS
 EXAMPLE_MANIFEST = EXTERNAL_ROOT.parent / "ghx-fixture-manifest.example.json"
 
 # Line numbers matter: tests replace single lines and assert the reported line.
