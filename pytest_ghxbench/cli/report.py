@@ -7,12 +7,13 @@ import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 if TYPE_CHECKING:
+    from pytest_ghxbench.metrics.gate import RowTable
     from pytest_ghxbench.metrics.profiles import Profile
-    from pytest_ghxbench.metrics.row import Row
     from pytest_ghxbench.report.importers import ReadProblem
+    from pytest_ghxbench.report.jsonl import RunFields
 
 __all__ = ["UsageError", "add_report_arguments", "run_report"]
 
@@ -132,13 +133,13 @@ def _resolve_profile(
 
 
 def _for_model(
-    profile: Profile, expectations: Mapping[str, Any] | None, rows: Sequence[Row], source: Any
+    profile: Profile, expectations: Mapping[str, Any] | None, table: RowTable, source: Any
 ) -> Profile:
     """Apply the expectations table for the rows' model (only when all rows share one)."""
     from pytest_ghxbench.metrics.profiles import ProfileError, apply_model_expectations
 
-    models = {row.model.signature for row in rows}
-    model = models.pop() if len(models) == 1 else None
+    models = table.model_signatures
+    model = models[0] if len(models) == 1 else None
     try:
         return apply_model_expectations(profile, expectations, model)
     except ProfileError as exc:
@@ -152,17 +153,19 @@ def _single_or_list(values: Iterable[Any]) -> Any:
     return distinct[0] if len(distinct) == 1 else distinct
 
 
-def _run_info(rows: Sequence[Row], files: Sequence[Path], profile: str) -> dict[str, Any]:
-    def extra(row: Row, key: str) -> Any:
-        return (row.model_extra or {}).get(key)
-
+def _run_info(
+    run_fields: Sequence[RunFields], table: RowTable, files: Sequence[Path], profile: str
+) -> dict[str, Any]:
+    run_ids, commits, adapters, backends = (
+        zip(*run_fields, strict=True) if run_fields else ((), (), (), ())
+    )
     return {
-        "commit": _single_or_list(row.git.commit for row in rows),
-        "model": _single_or_list(row.model.signature for row in rows),
-        "adapter": _single_or_list(extra(row, "adapter") for row in rows),
-        "backend": _single_or_list(extra(row, "backend") for row in rows),
+        "commit": _single_or_list(commits),
+        "model": _single_or_list(table.model_signatures),
+        "adapter": _single_or_list(adapters),
+        "backend": _single_or_list(backends),
         "profile": profile,
-        "run_ids": _single_or_list(row.run_id for row in rows),
+        "run_ids": _single_or_list(run_ids),
         "source_files": [str(file) for file in files],
     }
 
@@ -195,19 +198,67 @@ def _report_problems(problems: Sequence[ReadProblem], err: TextIO) -> None:
 
 
 def _build(
-    args: argparse.Namespace, rows: Sequence[Row], files: Sequence[Path], profile: Profile
+    args: argparse.Namespace,
+    table: RowTable,
+    run_fields: Sequence[RunFields],
+    files: Sequence[Path],
+    profile: Profile,
 ) -> dict[str, Any]:
     from pytest_ghxbench.metrics.summary import build_summary
 
     return build_summary(
-        rows,
+        table,
         profile=profile,
         baseline=args.baseline,
         candidate=args.candidate,
-        run_info=_run_info(rows, files, profile.name),
+        run_info=_run_info(run_fields, table, files, profile.name),
         seed=args.seed,
         resamples=args.resamples,
     )
+
+
+class _Outcome(NamedTuple):
+    row_count: int
+    file_count: int
+    summary: dict[str, Any]
+    status: int
+    detail: str
+    written: list[str]
+
+
+def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
+    """Read, summarize, gate and write the requested files; ``UsageError`` on bad input."""
+    from pytest_ghxbench.metrics.gate import RowTable
+    from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
+    from pytest_ghxbench.report.markdown import render_markdown
+
+    if args.resamples < 1:
+        raise UsageError("--resamples must be at least 1")
+    if args.baseline == args.candidate:
+        raise UsageError(f"--baseline and --candidate are both {args.baseline!r}")
+    aliases = _parse_aliases(args.mode_alias)
+    profile, expectations = _resolve_profile(args.gate_profile, args.profiles_from)
+    try:
+        result = read_row_records(args.rows, mode_aliases=aliases)
+    except RowSourceError as exc:
+        raise UsageError(str(exc)) from None
+    _report_problems(result.problems, err)
+    if not result.records:
+        where = ", ".join(str(file) for file in result.files) or ", ".join(args.rows)
+        raise UsageError(f"no readable rows in {where}")
+    table = RowTable.from_records(result.records)
+    profile = _for_model(profile, expectations, table, args.profiles_from)
+    summary = _build(args, table, result.run_fields, result.files, profile)
+    gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
+    status, detail = _exit_status(gate or {}, args.gate)
+    written: list[str] = []
+    if args.summary_json is not None:
+        text = json.dumps(summary, indent=2, ensure_ascii=False, default=str) + "\n"
+        written.append(_write_text(args.summary_json, text, "summary JSON"))
+    if args.summary_md is not None:
+        markdown = render_markdown(summary)
+        written.append(_write_text(args.summary_md, markdown, "summary Markdown"))
+    return _Outcome(len(result.records), len(result.files), summary, status, detail, written)
 
 
 def run_report(
@@ -218,43 +269,21 @@ def run_report(
     0: done (and, with ``--gate``, the gate passed); 1: ``--gate`` and the gate failed or was
     not evaluated; 4: usage error (unknown profile, missing path, no readable rows).
     """
-    from pytest_ghxbench.report.jsonl import RowSourceError, read_rows
-    from pytest_ghxbench.report.markdown import render_markdown
+    from pytest_ghxbench.report.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
 
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        if args.resamples < 1:
-            raise UsageError("--resamples must be at least 1")
-        if args.baseline == args.candidate:
-            raise UsageError(f"--baseline and --candidate are both {args.baseline!r}")
-        aliases = _parse_aliases(args.mode_alias)
-        profile, expectations = _resolve_profile(args.gate_profile, args.profiles_from)
-        try:
-            result = read_rows(args.rows, mode_aliases=aliases)
-        except RowSourceError as exc:
-            raise UsageError(str(exc)) from None
-        _report_problems(result.problems, err)
-        if not result.rows:
-            where = ", ".join(str(file) for file in result.files) or ", ".join(args.rows)
-            raise UsageError(f"no readable rows in {where}")
-        profile = _for_model(profile, expectations, result.rows, args.profiles_from)
-        summary = _build(args, result.rows, result.files, profile)
-        gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
-        status, detail = _exit_status(gate or {}, args.gate)
-        written: list[str] = []
-        if args.summary_json is not None:
-            text = json.dumps(summary, indent=2, ensure_ascii=False, default=str) + "\n"
-            written.append(_write_text(args.summary_json, text, "summary JSON"))
-        if args.summary_md is not None:
-            markdown = render_markdown(summary)
-            written.append(_write_text(args.summary_md, markdown, "summary Markdown"))
+        # The rows live until the report is done; the collector would only rescan them.
+        with garbage_collection_paused():
+            outcome = _summarize(args, err)
     except UsageError as exc:
         print(f"ghxbench report: error: {exc}", file=err)
         return EXIT_USAGE
 
-    print(f"{len(result.rows)} rows from {len(result.files)} file(s)", file=out)
+    summary = outcome.summary
+    print(f"{outcome.row_count} rows from {outcome.file_count} file(s)", file=out)
     for line in mode_table(summary):
         print(line, file=out)
     checks = checks_table(summary)
@@ -263,7 +292,7 @@ def run_report(
         for line in checks:
             print(line, file=out)
     print("", file=out)
-    for line in written:
+    for line in outcome.written:
         print(line, file=out)
-    print(verdict_line(summary, status, detail), file=out)
-    return status
+    print(verdict_line(summary, outcome.status, outcome.detail), file=out)
+    return outcome.status

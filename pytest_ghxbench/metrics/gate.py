@@ -16,10 +16,16 @@ import numpy.typing as npt
 
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
 from pytest_ghxbench.metrics.profiles import CHECK_NAMES, CHECK_OPERATORS, Profile
-from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row, RowRecord, is_timeout_stall_message
 from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent
 
-__all__ = ["GroupColumns", "RowTable", "evaluate_gate", "evaluate_gate_table", "reliability_rates"]
+__all__ = [
+    "GroupColumns",
+    "RowTable",
+    "evaluate_gate",
+    "evaluate_gate_table",
+    "reliability_rates",
+]
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -67,45 +73,73 @@ class RowTable:
     """Rows as numpy columns, grouped by mode and by (mode, scenario) on demand."""
 
     def __init__(self, rows: Iterable[Row]) -> None:
-        rows = list(rows)
-        count = len(rows)
+        self._load([RowRecord.of_row(row) for row in rows])
+
+    @classmethod
+    def from_records(cls, records: Sequence[RowRecord]) -> RowTable:
+        """The table of rows already reduced to records (e.g. straight from JSON text)."""
+        table = cls.__new__(cls)
+        table._load(records)
+        return table
+
+    def _load(self, records: Sequence[RowRecord]) -> None:
+        count = len(records)
+        # One transposition, then one C-level pass per column.
+        (
+            modes_column,
+            scenarios_column,
+            providers,
+            model_ids,
+            success,
+            output_valid,
+            external_retries,
+            error_types,
+            error_messages,
+            tokens_total,
+            tokens_cache_read,
+            latency_ms,
+            tool_calls,
+            cost_usd,
+        ) = zip(*records, strict=True) if count else ((),) * len(RowRecord._fields)
         modes: dict[str, int] = {}
         scenarios: dict[str, int] = {}
         signatures: dict[tuple[str, str], int] = {}
 
+        def codes(values: Iterable[Any], index: dict[Any, int]) -> npt.NDArray[np.int64]:
+            return np.fromiter(
+                (index.setdefault(value, len(index)) for value in values), np.int64, count
+            )
+
         def column(values: Iterable[Any], dtype: Any) -> Any:
             return np.fromiter(values, dtype=dtype, count=count)
 
-        # One comprehension per column is several times faster than one loop building tuples.
-        self._mode_codes = column((modes.setdefault(r.mode, len(modes)) for r in rows), np.int64)
-        self._scenario_codes = column(
-            (scenarios.setdefault(r.scenario_id, len(scenarios)) for r in rows), np.int64
-        )
-        models = [r.model for r in rows]
-        self._signature_codes = column(
-            (signatures.setdefault((m.provider_id, m.model_id), len(signatures)) for m in models),
-            np.int64,
-        )
-        self._success = column((r.success for r in rows), bool)
-        self._output_valid = column((r.output_valid for r in rows), bool)
-        self._retried = column((r.external_retry_count > 0 for r in rows), bool)
+        self._mode_codes = codes(modes_column, modes)
+        self._scenario_codes = codes(scenarios_column, scenarios)
+        self._signature_codes = codes(zip(providers, model_ids, strict=True), signatures)
+        self._success = column(success, bool)
+        self._output_valid = column(output_valid, bool)
+        self._retried = column((retries > 0 for retries in external_retries), bool)
         self._runner_error = np.zeros(count, dtype=bool)
         self._timeout_stall = np.zeros(count, dtype=bool)
-        for index, row in enumerate(rows):
-            if row.error is not None and row.is_runner_error:
+        for index, error_type in enumerate(error_types):
+            if error_type == RUNNER_ERROR:
                 self._runner_error[index] = True
-                self._timeout_stall[index] = row.is_timeout_stall
-        tokens = [r.tokens for r in rows]
-        self._tokens_total = column((t.total for t in tokens), float)
-        self._tokens_active = self._tokens_total - column((t.cache_read for t in tokens), float)
-        self._latency_ms = column((r.latency_ms_wall for r in rows), float)
-        self._tool_calls = column((r.tool_calls for r in rows), float)
-        self._cost_usd = column((r.cost for r in rows), float)
+                self._timeout_stall[index] = is_timeout_stall_message(error_messages[index])
+        self._tokens_total = column(tokens_total, float)
+        self._tokens_active = self._tokens_total - column(tokens_cache_read, float)
+        self._latency_ms = column(latency_ms, float)
+        self._tool_calls = column(tool_calls, float)
+        self._cost_usd = column(cost_usd, float)
         self._modes = modes
         self._scenario_names = list(scenarios)
         self._signature_names = [f"{provider}/{model}" for provider, model in signatures]
         self._mode_groups: dict[str, GroupColumns] = {}
         self._scenario_groups: dict[str, dict[str, GroupColumns]] = {}
+
+    @property
+    def model_signatures(self) -> list[str]:
+        """The distinct ``provider/model`` signatures of the rows, in order of first appearance."""
+        return list(self._signature_names)
 
     @property
     def modes(self) -> list[str]:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any
+import types
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import CoreSchema, SchemaValidator
+from pydantic_core import core_schema as cs
 
 RUNNER_ERROR = "runner_error"
 _TIMEOUT_STALL = re.compile(r"\b(timeout|timed out|stall|stalled)\b", re.IGNORECASE)
@@ -96,3 +101,122 @@ class Row(BaseModel):
 
     def to_json_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+
+class RowRecord(NamedTuple):
+    """What the summary and the gate need of one row, as plain values (see :meth:`of_row`)."""
+
+    mode: str
+    scenario_id: str
+    provider_id: str
+    model_id: str
+    success: bool
+    output_valid: bool
+    external_retry_count: int
+    error_type: str | None
+    error_message: str | None
+    tokens_total: int
+    tokens_cache_read: int
+    latency_ms_wall: float
+    tool_calls: int
+    cost: float
+
+    @classmethod
+    def of_row(cls, row: Row) -> RowRecord:
+        """The record of a validated :class:`Row`."""
+        error = row.error
+        return cls(
+            row.mode,
+            row.scenario_id,
+            row.model.provider_id,
+            row.model.model_id,
+            row.success,
+            row.output_valid,
+            row.external_retry_count,
+            None if error is None else error.type,
+            None if error is None else error.message,
+            row.tokens.total,
+            row.tokens.cache_read,
+            row.latency_ms_wall,
+            row.tool_calls,
+            row.cost,
+        )
+
+    @classmethod
+    def of_plain(cls, row: Mapping[str, Any]) -> RowRecord:
+        """The record of a row as :func:`plain_row_validator` returns it."""
+        tokens, model, error = row["tokens"], row["model"], row["error"]
+        return cls(
+            row["mode"],
+            row["scenario_id"],
+            model["provider_id"],
+            model["model_id"],
+            row["success"],
+            row["output_valid"],
+            row["external_retry_count"],
+            None if error is None else error["type"],
+            None if error is None else error["message"],
+            tokens["total"],
+            tokens["cache_read"],
+            row["latency_ms_wall"],
+            row["tool_calls"],
+            row["cost"],
+        )
+
+
+def is_timeout_stall_message(message: str) -> bool:
+    """Whether a runner error's message says it timed out or stalled (SPEC section 7)."""
+    return bool(_TIMEOUT_STALL.search(message))
+
+
+@functools.cache
+def plain_row_validator() -> SchemaValidator:
+    """A validator of one row, as JSON text, into plain ``dict``s: the fast way to read rows.
+
+    It is generated from :class:`Row` and its nested models, so the two cannot drift apart, but
+    it is strict: it accepts only exact JSON types (a JSON integer where ``Row`` has an ``int``,
+    ``true``/``false`` for a ``bool``, a string for a ``str``, a number for a ``float``), so
+    whatever it accepts ``Row`` accepts too, with the same values. Absent fields get ``Row``'s
+    defaults, nested models become dicts of all their fields, extra fields are kept as they
+    are. A row it rejects may still be a valid ``Row`` (``Row`` converts ``"3"`` to ``3``):
+    give those to ``Row.model_validate`` for the conversions and the precise error messages.
+    """
+    return SchemaValidator(_plain_model_schema(Row))
+
+
+def _plain_model_schema(model: type[BaseModel]) -> CoreSchema:
+    fields: dict[str, cs.TypedDictField] = {}
+    for name, info in model.model_fields.items():
+        schema = _plain_schema(info.annotation)
+        if info.is_required():
+            fields[name] = cs.typed_dict_field(schema, required=True)
+            continue
+        default = info.get_default(call_default_factory=True)
+        if isinstance(default, BaseModel):
+            default = default.model_dump()
+        fields[name] = cs.typed_dict_field(
+            cs.with_default_schema(schema, default=default), required=False
+        )
+    return cs.typed_dict_schema(fields, extra_behavior="allow", strict=True)
+
+
+def _plain_schema(annotation: Any) -> CoreSchema:
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        members = [member for member in get_args(annotation) if member is not type(None)]
+        if len(members) == 1:
+            return cs.nullable_schema(_plain_schema(members[0]))
+    elif annotation is bool:
+        return cs.bool_schema(strict=True)
+    elif annotation is int:
+        return cs.int_schema(strict=True)
+    elif annotation is float:
+        return cs.float_schema(strict=True)
+    elif annotation is str:
+        return cs.str_schema(strict=True)
+    elif origin is dict and get_args(annotation) == (str, Any):
+        return cs.dict_schema(cs.str_schema(strict=True), cs.any_schema(), strict=True)
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _plain_model_schema(annotation)
+    # A new kind of field needs a case above; failing loudly keeps the fast path exact.
+    raise TypeError(f"no plain JSON schema for a row field of type {annotation!r}")

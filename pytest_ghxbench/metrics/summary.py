@@ -103,7 +103,7 @@ def group_metrics(group: GroupColumns) -> dict[str, Any]:
 
 
 def build_summary(
-    rows: Sequence[Row],
+    rows: Sequence[Row] | RowTable,
     *,
     profile: Profile,
     baseline: str,
@@ -113,7 +113,7 @@ def build_summary(
     resamples: int = 10_000,
     generated_at: str | None = None,
 ) -> dict[str, Any]:
-    """The ``summary.json`` document for ``rows``.
+    """The ``summary.json`` document for ``rows`` (or the :class:`RowTable` already made of them).
 
     Keys: ``generated_at`` (ISO 8601 UTC; now unless given), ``run`` (a copy of ``run_info``
     plus ``profile``, ``baseline``, ``candidate`` and ``row_count`` when absent),
@@ -122,7 +122,7 @@ def build_summary(
     (see :func:`~pytest_ghxbench.metrics.gate.evaluate_gate`). The result holds only JSON types
     and never NaN or infinity (such values become ``None``).
     """
-    table = RowTable(rows)
+    table = rows if isinstance(rows, RowTable) else RowTable(rows)
     modes = sorted(table.modes, key=_mode_sort_key)
     per_mode = {mode: group_metrics(table.mode(mode)) for mode in modes}
     per_scenario: dict[str, dict[str, Any]] = {}

@@ -242,3 +242,50 @@ def test_gate_passes_when_the_candidate_is_cheaper_everywhere(tmp_path, capsys, 
     assert checks["efficiency_latency_reduction"][2] == "50.0%"
     assert checks["efficiency_tool_call_reduction"][2] == "80.0%"
     assert checks["efficiency_cost_reduction"][2] == "50.0%"
+
+
+def test_the_report_summarizes_exactly_what_read_rows_reads(tmp_path, make_row):
+    from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
+    from pytest_ghxbench.metrics.summary import build_summary
+    from pytest_ghxbench.report.jsonl import read_rows
+
+    rows = [
+        make_row(mode=mode, scenario_id=f"s-{s:03d}", iteration=i, latency_ms_wall=100.0 * (i + s))
+        for mode in ("agent_direct", "ghx")
+        for s in range(3)
+        for i in range(3)
+    ]
+    rows[1]["tool_calls"] = "7"  # converted by Row, so read past the fast path
+    rows[2].update(mode="baseline", retry_count=1, adapter="oracle", backend="sandbox")
+    del rows[2]["external_retry_count"]
+    rows[-1]["git"] = {"repo": None, "commit": "def456"}
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows) + "{bad\n", "utf-8")
+
+    assert main(["report", str(path), "--summary-json", str(tmp_path / "s.json")]) == 0
+
+    summary = json.loads((tmp_path / "s.json").read_text("utf-8"))
+    expected = build_summary(
+        read_rows([path]).rows,
+        profile=BUILTIN_PROFILES["verify_pr"],
+        baseline="agent_direct",
+        candidate="ghx",
+        generated_at=summary["generated_at"],
+    )
+    assert {key: summary[key] for key in ("modes", "scenarios", "delta", "gate")} == {
+        key: expected[key] for key in ("modes", "scenarios", "delta", "gate")
+    }
+    assert summary["run"] == {
+        "commit": ["abc123", "def456"],
+        "model": "openai/gpt-test",
+        "adapter": "oracle",
+        "backend": "sandbox",
+        "profile": "verify_pr",
+        "run_ids": "run_test",
+        "source_files": [str(path)],
+        "baseline": "agent_direct",
+        "candidate": "ghx",
+        "row_count": 18,
+    }
+    assert summary["modes"]["agent_direct"]["retry_rate"] == pytest.approx(100 / 9)
+    assert summary["modes"]["agent_direct"]["median_tool_calls"] == 2
