@@ -58,6 +58,12 @@ def pytest_configure(config: pytest.Config) -> None:
     settings = resolve_settings(config)
     if not settings.enabled:
         return
+    if config.args_source == pytest.Config.ArgsSource.ARGS and not _covers(
+        config.args, settings.scenario_root, config.invocation_params.dir
+    ):
+        # Explicit paths outside the scenario root (e.g. `pytest tests/` with ghx_mode set in
+        # config): no scenario can be collected, so this is not a benchmark session.
+        return
     session = build_session(config, settings)
     for mode in session.modes:
         register_marker(config, mode, f"ghxbench mode {mode}")
@@ -72,10 +78,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --ghx-mode=...` without paths runs the benchmark, not the project's tests.
         config.args = [str(settings.scenario_root)]
-    elif not _covers(config.args, settings.scenario_root, config.invocation_params.dir):
-        # Explicit paths outside the scenario root (e.g. `pytest tests/` with ghx_mode set in
-        # config): no scenario can be collected, so this is not a benchmark session.
-        return
     if not _is_worker(config) and not config.option.collectonly:
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -123,7 +124,14 @@ class GhxSession:
             shutil.rmtree(workdir, ignore_errors=True)
         close = getattr(self.adapter, "close", None)
         if callable(close):
-            close()
+            try:
+                close()
+            except Exception as exc:  # the verdict is already decided; say so, don't crash
+                warnings.warn(
+                    f"ghxbench: adapter {self.adapter.name!r} close() raised "
+                    f"{type(exc).__name__}: {exc}",
+                    stacklevel=1,
+                )
 
 
 def new_run_id() -> str:

@@ -35,7 +35,8 @@ def _baseline_rows(session: GhxSession, own: Path) -> tuple[list[Row], list[str]
     if not pattern:
         return [], []
     paths = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
-    paths = [p for p in paths if p.resolve() != own.resolve()]
+    # the run's own rows are already in; transcripts are not rows
+    paths = [p for p in paths if p.resolve() != own.resolve() and "transcripts" not in p.parts]
     if not paths:
         return [], [f"--ghx-baseline-rows {pattern!r} matched no files"]
     result = read_rows(paths)
