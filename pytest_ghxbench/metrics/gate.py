@@ -19,13 +19,7 @@ from pytest_ghxbench.metrics.profiles import CHECK_NAMES, CHECK_OPERATORS, Profi
 from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row, RowRecord, is_timeout_stall_message
 from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent
 
-__all__ = [
-    "GroupColumns",
-    "RowTable",
-    "evaluate_gate",
-    "evaluate_gate_table",
-    "reliability_rates",
-]
+__all__ = ["GroupColumns", "RowTable", "evaluate_gate", "evaluate_gate_table", "reliability_rates"]
 
 BoolArray = npt.NDArray[np.bool_]
 
