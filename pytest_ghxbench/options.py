@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -131,6 +131,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
 CONFIG_TABLES = ("profiles", "expectations", "mode_instructions", "adapters", "backends")
 
 
+_BOOL: Final = "bool"
+_STRING: Final = "string"
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("ghxbench", "ghxbench: benchmark agents on GitHub tasks")
     for spec in OPTIONS:
@@ -138,7 +142,7 @@ def add_options(parser: pytest.Parser) -> None:
             group.addoption(
                 spec.flag, action="store_true", default=None, dest=spec.dest, help=spec.help
             )
-            parser.addini(spec.ini, type="bool", default=None, help=spec.help)  # type: ignore[misc,unused-ignore]
+            parser.addini(spec.ini, help=spec.help, type=_BOOL, default=None)
         else:
             group.addoption(
                 spec.flag,
@@ -148,7 +152,7 @@ def add_options(parser: pytest.Parser) -> None:
                 metavar=spec.metavar,
                 help=spec.help,
             )
-            parser.addini(spec.ini, type="string", default=None, help=spec.help)  # type: ignore[misc,unused-ignore]
+            parser.addini(spec.ini, help=spec.help, type=_STRING, default=None)
 
 
 @dataclass(frozen=True)
