@@ -165,7 +165,7 @@ def pytest_runtest_makereport(
     if not isinstance(item, ScenarioItem) or report.when != "call" or report.skipped:
         return report
     if item.outcome is not None:
-        row = item.outcome.row
+        row_json = item.outcome.row_json
     else:
         # The attempt never produced an outcome: pytest-timeout's backstop or another
         # exception escaped. It is still a row, a runner error.
@@ -181,8 +181,8 @@ def pytest_runtest_makereport(
         data = runner_error_data(
             item.identity(), detail, wall_ms=call.duration * 1000.0, external_retry_count=retries
         )
-        row = finish_row(data, session.redactor)
-    setattr(report, ROW_ATTR, row.to_json_dict())
+        _, row_json = finish_row(data, session.redactor)
+    setattr(report, ROW_ATTR, row_json)
     return report
 
 

@@ -130,6 +130,19 @@ class RowWriter:
             self._written += 1
             self._lock.notify_all()
 
+    def write_json_line(self, text: str) -> None:
+        """Append one row already serialised as single-line JSON (the caller validated it)."""
+        if "\n" in text:
+            raise ValueError("a row must be a single line of JSON")
+        data = (text + "\n").encode("utf-8")
+        with self._lock:
+            if self._fd is None:
+                raise ValueError(f"RowWriter for {self.path} is closed")
+            self._raise_sync_error()
+            self._write_all(data)
+            self._written += 1
+            self._lock.notify_all()
+
     def _raise_sync_error(self) -> None:
         if self._sync_error is not None:
             error, self._sync_error = self._sync_error, None

@@ -31,6 +31,7 @@ _TRANSCRIPT_TEXT_LIMIT = 1_000_000
 @dataclass
 class AttemptOutcome:
     row: Row
+    row_json: str
     failures: list[str]
     answer_excerpt: str
 
@@ -213,7 +214,7 @@ def run_attempt(
             cost_usd=cost,
         )
         failures = list(verdict.failures)
-    row = finish_row(data, session.redactor)
+    row, row_json = finish_row(data, session.redactor)
     record = _transcript(request, result, verdict, error)
     record["row"] = row.to_json_dict()
     session.transcripts.write(record)
@@ -221,6 +222,7 @@ def run_attempt(
     excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""
     return AttemptOutcome(
         row=row,
+        row_json=row_json,
         failures=[session.redactor.text(f) for f in failures],
         answer_excerpt=session.redactor.text(excerpt[:2000]),
     )

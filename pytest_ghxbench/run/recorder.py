@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -36,14 +35,11 @@ class RowRecorder:
     def path(self) -> Path:
         return self.session.rows_path
 
-    def _write(self, row: Row) -> None:
+    def record(self, nodeid: str, row: Row, row_json: str, item: pytest.Item | None) -> None:
+        self.rows[nodeid] = row
         if self._writer is None:
             self._writer = RowWriter(self.path)
-        self._writer.write(row)
-
-    def record(self, nodeid: str, row: Row, item: pytest.Item | None) -> None:
-        self.rows[nodeid] = row
-        self._write(row)
+        self._writer.write_json_line(row_json)
         try:
             self.config.hook.pytest_ghxbench_row(row=row, item=item)
         except Exception as exc:
@@ -51,14 +47,16 @@ class RowRecorder:
             self.hook_errors.append(f"pytest_ghxbench_row raised {type(exc).__name__}: {exc}")
 
     def on_report(self, report: pytest.TestReport, item: pytest.Item | None) -> None:
-        payload: dict[str, Any] | None = getattr(report, ROW_ATTR, None)
+        payload: str | None = getattr(report, ROW_ATTR, None)
         if str(report.outcome) == "rerun":  # set by pytest-rerunfailures
             return
         if payload is not None:
-            row = Row.model_validate(payload)
-            self.record(report.nodeid, row, item)
+            row = Row.model_validate_json(payload)
+            self.record(report.nodeid, row, payload, item)
             if not (row.success and row.output_valid):
-                self.failed_items[report.nodeid] = list(payload.get("failures") or [])
+                self.failed_items[report.nodeid] = list(
+                    (row.model_extra or {}).get("failures") or []
+                )
             return
         if report.failed and str(report.when) == "???":  # xdist: the worker died
             self._crashed_worker(report)
@@ -92,11 +90,11 @@ class RowRecorder:
         crash = str(report.longrepr or "").strip().splitlines()
         detail = crash[-1] if crash else "no detail"
         message = f"worker crashed while running the item (the agent process died): {detail}"
-        row = finish_row(
+        row, row_json = finish_row(
             runner_error_data(identity, message, wall_ms=report.duration * 1000.0),
             session.redactor,
         )
-        self.record(report.nodeid, row, None)
+        self.record(report.nodeid, row, row_json, None)
         self.failed_items[report.nodeid] = [message]
 
     def close(self) -> None:

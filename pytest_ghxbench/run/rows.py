@@ -150,6 +150,8 @@ def _tokens(tokens: Tokens) -> dict[str, int]:
     }
 
 
-def finish_row(data: Mapping[str, Any], redactor: Redactor) -> Row:
-    """Redact the row data and validate it into a :class:`Row` (in one pass over its JSON)."""
-    return Row.model_validate_json(redactor.json(data))
+def finish_row(data: Mapping[str, Any], redactor: Redactor) -> tuple[Row, str]:
+    """Redact the row data and validate it into a :class:`Row`, in one pass over its JSON.
+    Returns the row and its JSON text (what travels to the controller and into the file)."""
+    text = redactor.json(data)
+    return Row.model_validate_json(text), text
