@@ -216,8 +216,7 @@ def run_attempt(
         failures = list(verdict.failures)
     row, row_json = finish_row(data, session.redactor)
     record = _transcript(request, result, verdict, error)
-    record["row"] = row.to_json_dict()
-    session.transcripts.write(record)
+    session.transcripts.write(record, row_json=row_json)
     final = result.final_text if result is not None else None
     excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""
     return AttemptOutcome(

@@ -23,8 +23,12 @@ class TranscriptWriter:
         self._handle: IO[str] | None = None
         self._lock = threading.Lock()
 
-    def write(self, record: Mapping[str, Any]) -> None:
+    def write(self, record: Mapping[str, Any], *, row_json: str | None = None) -> None:
+        """Append one attempt's record; ``row_json`` (already redacted JSON) is added as the
+        record's ``row`` without decoding and re-encoding it."""
         line = self._redactor.json(record)
+        if row_json is not None:
+            line = f'{line[:-1]},"row":{row_json}}}' if len(line) > 2 else f'{{"row":{row_json}}}'
         with self._lock:
             if self._handle is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
