@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 import warnings
 from collections.abc import Mapping
@@ -40,6 +41,7 @@ from pytest_ghxbench.scenario.loader import (
 from pytest_ghxbench.scenario.manifest import ManifestError, load_manifest
 
 RUN_ID_KEY = "ghxbench_run_id"
+_MTIME_WINDOW_NS = 100_000_000  # 0.1 s: far above any filesystem timestamp granularity
 
 
 @dataclass
@@ -102,17 +104,29 @@ class GhxSession:
 
     def fresh_workdir(self) -> Path:
         """An empty scratch directory for one attempt. Attempts in a process run one after
-        another, so one directory per process is reused (emptied when an attempt left files)."""
-        workdir = self.extra.get("workdir")
-        if workdir is None or not workdir.is_dir():
+        another, so one directory per process is reused, emptied when an attempt left files.
+
+        Whether it is still empty is read from the directory's own stat: adding or removing an
+        entry changes its mtime. Timestamps come from a coarse kernel clock, so within a short
+        window after the last change the directory is listed instead."""
+        workdir: Path | None = self.extra.get("workdir")
+        try:
+            st = os.stat(workdir) if workdir is not None else None
+        except OSError:
+            st = None
+        if workdir is None or st is None:
             workdir = self.extra["workdir"] = Path(tempfile.mkdtemp(prefix="ghxbench-"))
-        else:
+            self.extra["workdir_mtime"] = os.stat(workdir).st_mtime_ns
+            return workdir
+        baseline = self.extra["workdir_mtime"]
+        recent = time.time_ns() - baseline < _MTIME_WINDOW_NS
+        if st.st_mtime_ns != baseline or recent:
             with os.scandir(workdir) as entries:
                 dirty = next(entries, None) is not None
             if dirty:
                 shutil.rmtree(workdir, ignore_errors=True)
                 workdir.mkdir()
-        assert isinstance(workdir, Path)
+                self.extra["workdir_mtime"] = os.stat(workdir).st_mtime_ns
         return workdir
 
     def close(self) -> None:
