@@ -51,7 +51,11 @@ class RowRecorder:
         if str(report.outcome) == "rerun":  # set by pytest-rerunfailures
             return
         if payload is not None:
-            row = Row.model_validate_json(payload)
+            outcome = getattr(item, "outcome", None)
+            if outcome is not None and outcome.row_json is payload:
+                row = outcome.row  # same process: the item's own row, no need to parse it again
+            else:
+                row = Row.model_validate_json(payload)
             self.record(report.nodeid, row, payload, item)
             if not (row.success and row.output_valid):
                 self.failed_items[report.nodeid] = list(
