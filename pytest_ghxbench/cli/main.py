@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -105,8 +106,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help and --version exit through argparse
         return exc.code if isinstance(exc.code, int) else 0
-    if args.command == "report":
-        return run_report(args)
-    if args.command == "check":
-        return _run_check(args)
-    return _run_fixtures(args)
+    try:
+        if args.command == "report":
+            return run_report(args)
+        if args.command == "check":
+            return _run_check(args)
+        return _run_fixtures(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. `ghxbench report ... | head`): stop quietly, as Unix
+        # tools do, and keep Python from complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

@@ -289,3 +289,19 @@ def test_the_report_summarizes_exactly_what_read_rows_reads(tmp_path, make_row):
     }
     assert summary["modes"]["agent_direct"]["retry_rate"] == pytest.approx(100 / 9)
     assert summary["modes"]["agent_direct"]["median_tool_calls"] == 2
+
+
+def test_report_piped_into_a_closed_reader_exits_quietly(eval_dir: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest_ghxbench", "report", str(eval_dir / "results.csv")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone long before the report prints (imports take time)
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr
