@@ -120,15 +120,9 @@ class RowWriter:
                 row = Row.model_validate(dict(row))
             except ValidationError as exc:
                 raise ValueError(f"not a valid row: {describe_validation_error(exc)}") from None
-        line = json.dumps(row.to_json_dict(), ensure_ascii=False, separators=(",", ":")) + "\n"
-        data = line.encode("utf-8")
-        with self._lock:
-            if self._fd is None:
-                raise ValueError(f"RowWriter for {self.path} is closed")
-            self._raise_sync_error()
-            self._write_all(data)
-            self._written += 1
-            self._lock.notify_all()
+        self.write_json_line(
+            json.dumps(row.to_json_dict(), ensure_ascii=False, separators=(",", ":"))
+        )
 
     def write_json_line(self, text: str) -> None:
         """Append one row already serialised as single-line JSON (the caller validated it)."""
