@@ -1,0 +1,14 @@
+"""Shared test settings."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+# Property tests judge behaviour, not speed: no per-example deadline (a loaded 2-core CI
+# machine running `-n 2` would otherwise flake). On CI, runs are derandomized so a red build
+# is reproducible; locally Hypothesis keeps exploring new examples.
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
