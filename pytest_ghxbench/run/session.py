@@ -82,7 +82,7 @@ class GhxSession:
         return apply_model_expectations(
             self.profiles[self.settings.gate_profile],
             self.settings.tables.get("expectations"),
-            self.settings.model,
+            self.settings.model or getattr(self.adapter, "model", None),
         )
 
     @property
