@@ -3,6 +3,8 @@
 The public API is what this module exports; everything else is private.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from pytest_ghxbench.api import (
     Adapter,
     AdapterUnavailable,
@@ -13,9 +15,22 @@ from pytest_ghxbench.api import (
     Tokens,
     ToolCall,
 )
-from pytest_ghxbench.metrics.row import Row
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.metrics.row import Row
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # `Row` pulls in pydantic; the plugin entry point imports this package in every pytest run,
+    # so the row model loads only when someone asks for it.
+    if name == "Row":
+        from pytest_ghxbench.metrics.row import Row
+
+        return Row
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Adapter",

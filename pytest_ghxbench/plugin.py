@@ -1,37 +1,21 @@
-"""The pytest plugin: options, collection, row transport, the gate and the exit status.
+"""The pytest plugin entry point: hookspecs, options, and switching the benchmark on.
 
-Data flows one way: scenario → item → adapter → row → summary → gate. Rows travel from the
-process that ran the item to the one that owns the session on the ``TestReport`` (plain
-builtins, so xdist serialises them); only that process writes the JSONL file and calls the
-user-facing hooks.
+This module loads in every pytest run where the package is installed, so it stays light: the
+harness (pydantic models, numpy statistics, the scenario catalog) is imported only when
+``--ghx-mode`` (or its config equivalent) turns a session into a benchmark, by
+:mod:`pytest_ghxbench.run.session_plugin`.
 """
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Generator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pytest_ghxbench import newhooks
 from pytest_ghxbench.options import add_options, resolve_settings
-from pytest_ghxbench.run.collect import (
-    SESSION_KEY,
-    ScenarioFile,
-    ScenarioItem,
-    register_marker,
-)
-from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
-from pytest_ghxbench.run.rows import finish_row, runner_error_data
-from pytest_ghxbench.run.session import RUN_ID_KEY, build_session
-from pytest_ghxbench.run.verdict import SessionVerdict, finish_session
-from pytest_ghxbench.scenario.loader import is_scenario_file
+from pytest_ghxbench.run.keys import register_marker
 
-RECORDER_KEY = pytest.StashKey[RowRecorder]()
-VERDICT_KEY = pytest.StashKey[SessionVerdict]()
-ITEMS_KEY = pytest.StashKey[dict[str, pytest.Item]]()
 _BASE_MARKERS = {
     "atomic": "ghxbench atomic scenario (a capability call judged from its envelope)",
     "workflow": "ghxbench workflow scenario (a task judged by checkpoints)",
@@ -39,10 +23,6 @@ _BASE_MARKERS = {
     "mcp": "ghxbench mode: a GitHub MCP server",
     "ghx": "ghxbench mode: the ghx capability CLI",
 }
-
-
-def _is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -65,24 +45,9 @@ def pytest_configure(config: pytest.Config) -> None:
         # Explicit paths outside the scenario root (e.g. `pytest tests/` with ghx_mode set in
         # config): no scenario can be collected, so this is not a benchmark session.
         return
-    session = build_session(config, settings)
-    for mode in session.modes:
-        register_marker(config, mode, f"ghxbench mode {mode}")
-    stray = [
-        e
-        for e in session.catalog.errors
-        if not is_scenario_file(Path(e.path), settings.scenario_root)
-    ]
-    if stray:
-        raise pytest.UsageError("ghxbench: " + "\n".join(str(e) for e in stray))
-    config.stash[SESSION_KEY] = session
-    if config.args_source != pytest.Config.ArgsSource.ARGS:
-        # `pytest --ghx-mode=...` without paths runs the benchmark, not the project's tests.
-        config.args = [str(settings.scenario_root)]
-    if not _is_worker(config) and not config.option.collectonly:
-        recorder = RowRecorder(config, session)
-        config.stash[RECORDER_KEY] = recorder
-        config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
+    from pytest_ghxbench.run.session_plugin import activate
+
+    activate(config, settings)
 
 
 def _covers(args: list[str], root: Path, invocation_dir: Path) -> bool:
@@ -92,158 +57,3 @@ def _covers(args: list[str], root: Path, invocation_dir: Path) -> bool:
         if path == root or root in path.parents or path in root.parents:
             return True
     return False
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    session = config.stash.get(SESSION_KEY, None)
-    if session is not None:
-        session.close()
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node: Any) -> None:
-    """xdist controller: workers share the controller's run id (one transcripts folder)."""
-    session = node.config.stash.get(SESSION_KEY, None)
-    if session is not None:
-        node.workerinput[RUN_ID_KEY] = session.run_id
-
-
-def pytest_report_header(config: pytest.Config) -> list[str] | None:
-    session = config.stash.get(SESSION_KEY, None)
-    if session is None:
-        return None
-    s = session.settings
-    return [
-        f"ghxbench: adapter={session.adapter.name} backend={s.backend} "
-        f"modes={','.join(session.modes)} reps={s.reps} profile={s.gate_profile}"
-        f"{' (required)' if s.gate_required else ''} run_id={session.run_id}",
-        f"ghxbench: scenarios={s.scenario_root} results={s.results_dir} "
-        f"manifest={session.manifest_source}",
-    ]
-
-
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ScenarioFile | None:
-    session = parent.config.stash.get(SESSION_KEY, None)
-    if session is None or not is_scenario_file(file_path, session.settings.scenario_root):
-        return None
-    return ScenarioFile.from_parent(parent, path=file_path)  # type: ignore[no-any-return]
-
-
-def pytest_collection_modifyitems(
-    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-) -> None:
-    ghx = config.stash.get(SESSION_KEY, None)
-    if ghx is None:
-        return
-    wanted_set = ghx.settings.scenario_set
-    if wanted_set is not None:
-        wanted = set(ghx.catalog.sets.get(wanted_set, ()))
-        keep, drop = [], []
-        for item in items:
-            if isinstance(item, ScenarioItem) and item.scenario.id not in wanted:
-                drop.append(item)
-            else:
-                keep.append(item)
-        if drop:
-            config.hook.pytest_deselected(items=drop)
-            items[:] = keep
-    config.stash[ITEMS_KEY] = {item.nodeid: item for item in items}
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    if session.config.stash.get(SESSION_KEY, None) is not None:
-        # The collected tree lives until the session ends; moving it out of the collector's
-        # reach keeps each item's garbage collections from rescanning thousands of nodes.
-        gc.freeze()
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(
-    item: pytest.Item, call: pytest.CallInfo[None]
-) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    report = yield
-    if not isinstance(item, ScenarioItem) or report.when != "call" or report.skipped:
-        return report
-    if item.outcome is not None:
-        row_json = item.outcome.row_json
-    else:
-        # The attempt never produced an outcome: pytest-timeout's backstop or another
-        # exception escaped. It is still a row, a runner error.
-        excinfo = call.excinfo
-        detail = f"{excinfo.typename}: {excinfo.value}" if excinfo is not None else "no outcome"
-        if excinfo is not None and "Timeout" in str(excinfo.value):
-            detail = (
-                f"timeout: the item exceeded its deadline and pytest-timeout stopped it "
-                f"({str(excinfo.value).splitlines()[0]})"
-            )
-        retries = int(getattr(item, "execution_count", 1) or 1) - 1
-        session = item.ghx_session
-        data = runner_error_data(
-            item.identity(), detail, wall_ms=call.duration * 1000.0, external_retry_count=retries
-        )
-        _, row_json = finish_row(data, session.redactor)
-    setattr(report, ROW_ATTR, row_json)
-    return report
-
-
-class _Controller:
-    """Hooks of the process that owns the session (the xdist controller or the single process)."""
-
-    def __init__(self, config: pytest.Config, recorder: RowRecorder) -> None:
-        self.config = config
-        self.recorder = recorder
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        item = self.config.stash.get(ITEMS_KEY, {}).get(report.nodeid)
-        self.recorder.on_report(report, item)
-
-    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if report.failed:
-            # a broken scenario file must not be hidden by a passing gate
-            self.recorder.other_failures += 1
-
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        ghx = self.config.stash[SESSION_KEY]
-        self.recorder.close()
-        verdict = finish_session(self.config, ghx, self.recorder, int(session.exitstatus))
-        self.config.stash[VERDICT_KEY] = verdict
-        session.exitstatus = verdict.exit_status
-
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    verdict = config.stash.get(VERDICT_KEY, None)
-    if verdict is None:
-        return
-    from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
-
-    tr = terminalreporter
-    recorder = config.stash[RECORDER_KEY]
-    tr.section("ghxbench")
-    for line in mode_table(verdict.summary):
-        tr.write_line(line)
-    checks = checks_table(verdict.summary)
-    if checks:
-        tr.write_line("")
-        for line in checks:
-            tr.write_line(line)
-    if recorder.failed_items:
-        tr.write_line("")
-        tr.write_line(f"failed items ({len(recorder.failed_items)}):")
-        for nodeid, failures in recorder.failed_items.items():
-            first = failures[0] if failures else "failed"
-            tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
-    for error in recorder.hook_errors:
-        tr.write_line(f"hook error: {error}", red=True)
-    for problem in verdict.problems:
-        tr.write_line(f"baseline rows: {problem}")
-    tr.write_line("")
-    results = config.stash[SESSION_KEY].settings.results_dir
-    if recorder.rows:
-        tr.write_line(f"rows: {recorder.path}")
-    tr.write_line(f"summary: {results / 'summary.json'}")
-    tr.write_line(
-        verdict_line(verdict.summary, verdict.exit_status, verdict.why),
-        bold=True,
-        green=verdict.exit_status == 0,
-        red=verdict.exit_status != 0,
-    )

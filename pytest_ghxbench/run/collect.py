@@ -12,12 +12,12 @@ from _pytest._code.code import TerminalRepr
 from _pytest._io import TerminalWriter
 
 from pytest_ghxbench.run.attempt import AttemptOutcome, run_attempt
+from pytest_ghxbench.run.keys import SESSION_KEY, register_marker
 from pytest_ghxbench.run.rows import ItemIdentity, item_name
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.scenario.loader import ScenarioError
 from pytest_ghxbench.scenario.manifest import MissingResource, bind_input, missing_resources
 
-SESSION_KEY = pytest.StashKey[GhxSession]()
 RESERVED_MARKERS = ("atomic", "workflow")
 KNOWN_MODES = ("agent_direct", "mcp", "ghx")
 # pytest-timeout fires this long after the scenario's own deadline: the adapter gets the
@@ -89,16 +89,6 @@ def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) ->
     if scenario.allowed_retries > 0 or getattr(config.option, "reruns", None):
         # Also set at 0 when --reruns is given, so it cannot override the scenario's budget.
         item.add_marker(pytest.mark.flaky(reruns=scenario.allowed_retries))
-
-
-def register_marker(config: pytest.Config, name: str, description: str) -> None:
-    registered: set[str] = config.stash.setdefault(_REGISTERED_KEY, set())
-    if name not in registered:
-        config.addinivalue_line("markers", f"{name}: {description}")
-        registered.add(name)
-
-
-_REGISTERED_KEY = pytest.StashKey[set[str]]()
 
 
 class ScenarioFailed(Exception):

@@ -1,0 +1,26 @@
+"""Stash keys shared by the plugin's modules (kept import-light: the plugin loads in every
+pytest run, benchmark or not)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.run.recorder import RowRecorder
+    from pytest_ghxbench.run.session import GhxSession
+    from pytest_ghxbench.run.verdict import SessionVerdict
+
+SESSION_KEY: pytest.StashKey[GhxSession] = pytest.StashKey()
+RECORDER_KEY: pytest.StashKey[RowRecorder] = pytest.StashKey()
+VERDICT_KEY: pytest.StashKey[SessionVerdict] = pytest.StashKey()
+ITEMS_KEY: pytest.StashKey[dict[str, pytest.Item]] = pytest.StashKey()
+MARKERS_KEY: pytest.StashKey[set[str]] = pytest.StashKey()
+
+
+def register_marker(config: pytest.Config, name: str, description: str) -> None:
+    registered = config.stash.setdefault(MARKERS_KEY, set())
+    if name not in registered:
+        config.addinivalue_line("markers", f"{name}: {description}")
+        registered.add(name)
