@@ -27,6 +27,7 @@ _BASE_MARKERS = {
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(newhooks)
+    pluginmanager.import_plugin("pytest_ghxbench.sandbox.plugin_hooks")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
