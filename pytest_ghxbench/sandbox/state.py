@@ -70,7 +70,7 @@ MergeStateStatus = Literal[
 
 def node_id(prefix: str, *key: object) -> str:
     """A GitHub-looking global node id (``I_kwDO...``), the same for the same prefix and key."""
-    digest = hashlib.sha256(":".join(map(str, key)).encode()).digest()
+    digest = hashlib.sha256(":".join(map(str, (prefix, *key))).encode()).digest()
     return f"{prefix}_kwDO{base64.b64encode(digest, altchars=b'-_').decode()[:14]}"
 
 

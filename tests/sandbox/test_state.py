@@ -15,15 +15,17 @@ from pytest_ghxbench.sandbox.manifest import (
 )
 from pytest_ghxbench.sandbox.state import World, node_id
 from pytest_ghxbench.scenario.manifest import bind_input, missing_resources
-from tests.sandbox.conftest import external_scenarios, needs_external
+from pytest_ghxbench.scenario.models import Scenario
+from tests.sandbox.conftest import external_scenarios, issue, needs_external, pull
 
 
 def test_shipped_seed_has_the_objects_scenarios_need() -> None:
     world = seeded().seed.world
     assert world.repository.full_name == "acme-labs/tinykv"
-    issue = world.issue(3)
-    assert issue is not None and issue.parent == 1 and issue.blocked_by == [5]
-    assert len(issue.comments) == 3
+    bug = issue(world, 3)
+    assert bug.parent == 1 and bug.blocked_by == [5]
+    assert bug.comments == []  # so that a triage comment is observable
+    assert len(issue(world, 5).comments) == 3
     pull = world.pull_request(7)
     assert pull is not None
     assert [t.is_resolved for t in pull.review_threads] == [False, False, True]
@@ -37,9 +39,9 @@ def test_shipped_seed_has_the_objects_scenarios_need() -> None:
 def test_node_ids_are_filled_in_deterministically() -> None:
     world = load_seed(DEFAULT_SEED).world
     again = load_seed(DEFAULT_SEED).world
-    assert world.issue(3).node_id == again.issue(3).node_id  # type: ignore[union-attr]
-    assert world.issue(3).node_id.startswith("I_kwDO")  # type: ignore[union-attr]
-    assert node_id("I", "acme-labs/tinykv", 3) == world.issue(3).node_id  # type: ignore[union-attr]
+    assert issue(world, 3).node_id == issue(again, 3).node_id
+    assert issue(world, 3).node_id.startswith("I_kwDO")
+    assert node_id("I", "acme-labs/tinykv", 3) == issue(world, 3).node_id
     ids = [i.node_id for i in world.issues] + [p.node_id for p in world.pull_requests]
     assert len(set(ids)) == len(ids)
 
@@ -55,7 +57,7 @@ def test_manifest_uses_the_typescript_harness_names(manifest: dict[str, object])
     resources = manifest["resources"]
     assert isinstance(resources, dict)
     assert resources["issue"] == {
-        "id": world.issue(3).node_id,  # type: ignore[union-attr]
+        "id": issue(world, 3).node_id,
         "number": 3,
         "url": "https://github.com/acme-labs/tinykv/issues/3",
     }
@@ -68,29 +70,29 @@ def test_manifest_uses_the_typescript_harness_names(manifest: dict[str, object])
 
 @needs_external
 @pytest.mark.parametrize("scenario", external_scenarios(), ids=lambda s: s.id)
-def test_every_external_scenario_binds(scenario: object, manifest: dict[str, object]) -> None:
-    assert missing_resources(scenario, manifest) == []  # type: ignore[arg-type]
-    bound = bind_input(scenario, manifest)  # type: ignore[arg-type]
-    for target in scenario.fixture.bindings if scenario.fixture else {}:  # type: ignore[attr-defined]
+def test_every_external_scenario_binds(scenario: Scenario, manifest: dict[str, object]) -> None:
+    assert missing_resources(scenario, manifest) == []
+    bound = bind_input(scenario, manifest)
+    for target in scenario.fixture.bindings if scenario.fixture else {}:
         value = bound[target.split(".", 1)[1]]
         assert "PLACEHOLDER" not in str(value) and value != 0
 
 
 def test_copies_are_isolated() -> None:
     first, second = fresh_world(), fresh_world()
-    first.issue(3).labels.append("mutated")  # type: ignore[union-attr]
-    first.issue(3).comments[0].body = "changed"  # type: ignore[union-attr]
-    first.pull_request(7).review_threads[0].is_resolved = True  # type: ignore[union-attr]
+    issue(first, 3).labels.append("mutated")
+    issue(first, 5).comments[0].body = "changed"
+    pull(first, 7).review_threads[0].is_resolved = True
     first.projects[0].items[1].field_values["PVTSSF_kwDOtinykvF0003"] = "98236657"
     first.issues.pop()
     first.tick()
-    assert second.issue(3).labels == ["bug", "performance"]  # type: ignore[union-attr]
-    assert second.issue(3).comments[0].body.startswith("Reproduced")  # type: ignore[union-attr]
-    assert not second.pull_request(7).review_threads[0].is_resolved  # type: ignore[union-attr]
+    assert issue(second, 3).labels == ["bug", "performance"]
+    assert issue(second, 5).comments[0].body.startswith("`Store._lock`")
+    assert not pull(second, 7).review_threads[0].is_resolved
     assert second.projects[0].items[1].field_values["PVTSSF_kwDOtinykvF0003"] == "f75ad846"
     assert len(second.issues) == 6
     assert second.clock == "2026-03-01T12:00:00Z"
-    assert fresh_world().issue(3).labels == ["bug", "performance"]  # type: ignore[union-attr]
+    assert fresh_world().issue(3).labels == ["bug", "performance"]
 
 
 def test_clock_and_ids_advance_deterministically(world: World) -> None:

@@ -1,0 +1,128 @@
+"""Issue relations: parent / sub-issues and blocked-by, read with ``issue.relations.get``.
+
+Setting a parent replaces the current one (GitHub's ``replaceParent``) and refuses cycles;
+adding a blocked-by relation that exists is a no-op; removing a relation that does not exist
+(or the parent of an issue without one) is ``NOT_FOUND``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.issues import (
+    BY_NUMBER,
+    NODE_ID,
+    issue_by_id,
+    issue_by_number,
+    issue_ref,
+)
+from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability, input_schema
+from pytest_ghxbench.sandbox.state import Issue, World
+
+
+def _touch(world: World, issue: Issue) -> None:
+    issue.updated_at = world.tick()
+
+
+@capability(
+    "issue.relations.get",
+    "Get an issue's parent, sub-issues, and blocked-by / blocking issues.",
+    BY_NUMBER,
+)
+def issue_relations_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_number(world, input)
+    parent = world.issue(issue.parent) if issue.parent is not None else None
+    blockers = [world.issue(n) for n in issue.blocked_by]
+    return {
+        "issue": issue_ref(world, issue),
+        "parent": issue_ref(world, parent) if parent else None,
+        "children": [issue_ref(world, child) for child in world.sub_issues(issue.number)],
+        "blockedBy": [issue_ref(world, b) for b in blockers if b is not None],
+        "blocking": [issue_ref(world, i) for i in world.issues if issue.number in i.blocked_by],
+    }
+
+
+def _descendants(world: World, number: int) -> set[int]:
+    found: set[int] = set()
+    todo = [number]
+    while todo:
+        for child in world.sub_issues(todo.pop()):
+            if child.number not in found:
+                found.add(child.number)
+                todo.append(child.number)
+    return found
+
+
+@capability(
+    "issue.parent.set",
+    "Make an issue a sub-issue of another (replacing any current parent).",
+    input_schema(["issueId", "parentIssueId"], issueId=NODE_ID, parentIssueId=NODE_ID),
+    mutates=True,
+)
+def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_id(world, input["issueId"])
+    parent = issue_by_id(world, input["parentIssueId"], "parentIssueId")
+    if parent.number == issue.number or parent.number in _descendants(world, issue.number):
+        raise CapabilityError(
+            "VALIDATION",
+            f"#{parent.number} cannot be the parent of #{issue.number}: that would make a cycle",
+        )
+    issue.parent = parent.number
+    _touch(world, issue)
+    return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "updated": True}
+
+
+@capability(
+    "issue.parent.remove",
+    "Detach an issue from its parent issue.",
+    input_schema(["issueId"], issueId=NODE_ID),
+    mutates=True,
+)
+def issue_parent_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_id(world, input["issueId"])
+    parent = world.issue(issue.parent) if issue.parent is not None else None
+    if parent is None:
+        raise CapabilityError("NOT_FOUND", f"issue #{issue.number} has no parent issue")
+    issue.parent = None
+    _touch(world, issue)
+    return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "removed": True}
+
+
+BLOCKED_BY_INPUT = input_schema(
+    ["issueId", "blockedByIssueId"], issueId=NODE_ID, blockedByIssueId=NODE_ID
+)
+
+
+@capability(
+    "issue.blocked_by.add",
+    "Mark an issue as blocked by another issue.",
+    BLOCKED_BY_INPUT,
+    mutates=True,
+)
+def issue_blocked_by_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_id(world, input["issueId"])
+    blocker = issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
+    if blocker.number == issue.number:
+        raise CapabilityError("VALIDATION", "an issue cannot be blocked by itself")
+    if blocker.number not in issue.blocked_by:
+        issue.blocked_by.append(blocker.number)
+        _touch(world, issue)
+    return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "added": True}
+
+
+@capability(
+    "issue.blocked_by.remove",
+    "Remove a blocked-by relation between two issues.",
+    BLOCKED_BY_INPUT,
+    mutates=True,
+)
+def issue_blocked_by_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_id(world, input["issueId"])
+    blocker = issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
+    if blocker.number not in issue.blocked_by:
+        raise CapabilityError(
+            "NOT_FOUND", f"issue #{issue.number} is not blocked by #{blocker.number}"
+        )
+    issue.blocked_by.remove(blocker.number)
+    _touch(world, issue)
+    return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "removed": True}
