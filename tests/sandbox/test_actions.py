@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.run.judge import judge_atomic
-from pytest_ghxbench.sandbox.capabilities.actions import MAX_LOG_CHARS, analyze_log
+from pytest_ghxbench.sandbox.capabilities.ci_logs import MAX_LOG_CHARS, analyze_log
 from pytest_ghxbench.sandbox.capabilities.registry import run_capability
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.state import World

@@ -1,57 +1,29 @@
-"""GitHub Actions capabilities: workflows, runs, jobs, logs, artifacts and check-run annotations.
+"""GitHub Actions capabilities: workflow runs, their jobs and artifacts, cancelling, re-runs.
 
-======================== =============================================== =====================
-capability               input (besides ``owner``, ``name``)             data
-======================== =============================================== =====================
-workflow.list            ``first``, ``after``                            items{id, name, path,
-                                                                         state, url}, pageInfo
-workflow.get             ``workflowId`` (id, file name, path or name)    id, name, path, state,
-                                                                         url
-workflow_dispatch.run    ``workflowId``, ``ref``, ``inputs``             workflowId, ref,
-                                                                         dispatched, runId
-workflow_runs.list       ``first``, ``after``, ``branch``, ``event``,    items{id, workflowName,
-                         ``status`` (a status or a conclusion),          displayTitle, status,
-                         ``workflowId``                                  conclusion, event,
-                                                                         headBranch, createdAt,
-                                                                         url}, pageInfo
-workflow_run.get         ``runId``                                       id, workflowName, ...,
-                                                                         runNumber, runAttempt
-workflow_run.jobs.list   ``runId``, ``first``, ``after``                 items{id, name, status,
-                                                                         conclusion, startedAt,
-                                                                         completedAt, url},
-                                                                         pageInfo
-workflow_run.artifacts   ``runId``, ``first``, ``after``                 items{id, name,
-.list                                                                    sizeInBytes, expired,
-                                                                         archiveDownloadUrl},
-                                                                         pageInfo
-workflow_run.cancel      ``runId``                                       runId, status,
-                                                                         conclusion, cancelled
-workflow_run.rerun_all   ``runId``                                       runId, status,
-                                                                         runAttempt
-workflow_run.rerun_      ``runId``                                       runId, rerunFailed,
-failed                                                                   status, runAttempt
-workflow_job.logs.get    ``jobId``                                       jobId, log, truncated
-workflow_job.logs        ``jobId``                                       jobId, conclusion,
-.analyze                                                                 truncated, failedSteps,
-                                                                         summary{errorCount,
-                                                                         warningCount,
-                                                                         topErrorLines}
-check_run.annotations    ``checkRunId``, ``first``, ``after``            items{path, startLine,
-.list                                                                    endLine, level, message,
-                                                                         title, details},
-                                                                         pageInfo
-======================== =============================================== =====================
+Every input also has ``owner`` and ``name`` (the repository); lists take ``first`` / ``after``
+and return ``{items, pageInfo}``. Workflows and dispatching are in :mod:`.workflows`, job logs
+and check-run annotations in :mod:`.ci_logs`.
 
-Mutations, as on GitHub: dispatching queues a new run of the workflow on the ref's head; a
-re-run starts the run's next attempt (``runAttempt`` + 1): the re-run jobs get new ids (a job's
-id is also its check run's id) and are ``queued``, jobs that are not re-run keep their result,
-and the run is ``queued`` again. Job lists show each job's latest attempt. Cancelling marks
-every unfinished job and the run ``completed``/``cancelled``.
+- ``workflow_runs.list`` (filters ``branch``, ``event``, ``status`` (a status or a conclusion),
+  ``workflowId``; newest first) → items{id, workflowName, displayTitle, status, conclusion,
+  event, headBranch, createdAt, url}
+- ``workflow_run.get`` (``runId``) → the list fields plus headSha, runNumber, runAttempt,
+  updatedAt, startedAt
+- ``workflow_run.jobs.list`` (``runId``) → items{id, name, status, conclusion, startedAt,
+  completedAt, url}
+- ``workflow_run.artifacts.list`` (``runId``) → items{id, name, sizeInBytes, expired,
+  createdAt, expiresAt, archiveDownloadUrl}
+- ``workflow_run.cancel`` (``runId``) → runId, status, conclusion, cancelled
+- ``workflow_run.rerun_all`` (``runId``) → runId, status, runAttempt
+- ``workflow_run.rerun_failed`` (``runId``) → runId, rerunFailed, status, runAttempt
 
-Errors: ``NOT_FOUND`` for an unknown repository, workflow, run, job, check run or dispatch ref;
-``VALIDATION`` for dispatch inputs the workflow does not declare; ``CONFLICT`` for dispatching a
-disabled workflow or one without a ``workflow_dispatch`` trigger, re-running a run that has not
-completed, re-running failed jobs of a run without any, or reading logs of an unfinished job.
+Mutations, as on GitHub: a re-run starts the run's next attempt (``runAttempt`` + 1): the
+re-run jobs get new ids (a job's id is also its check run's id) and are ``queued``, jobs not
+re-run keep their result, and the run is ``queued`` again. Job lists show each job's latest
+attempt. Cancelling marks every unfinished job and the run ``completed``/``cancelled``.
+
+Errors: ``NOT_FOUND`` for an unknown repository, workflow or run; ``CONFLICT`` for re-running a
+run that has not completed and re-running the failed jobs of a run without any.
 
 One deliberate difference: cancelling a run that has already completed is accepted and changes
 nothing (``cancelled: false``; GitHub answers 409), so that one seeded run serves the cancel
@@ -60,7 +32,6 @@ and the re-run scenarios alike.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.registry import (
@@ -74,10 +45,12 @@ from pytest_ghxbench.sandbox.capabilities.registry import (
     page,
     require_repo,
 )
-from pytest_ghxbench.sandbox.state import CheckRun, Conclusion, Job, Workflow, WorkflowRun, World
+from pytest_ghxbench.sandbox.capabilities.workflows import WORKFLOW_ID, find_workflow
+from pytest_ghxbench.sandbox.state import CheckRun, Conclusion, Job, WorkflowRun, World
 
 __all__ = [
-    "MAX_LOG_CHARS",
+    "RUN_ID",
+    "check_bucket",
     "check_url",
     "find_run",
     "job_url",
@@ -87,18 +60,7 @@ __all__ = [
     "run_url",
 ]
 
-MAX_LOG_CHARS = 60_000
-"""Longer logs are cut to their last ``MAX_LOG_CHARS`` characters (failures are at the end)."""
-
 RUN_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow run id"}
-JOB_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow job id"}
-WORKFLOW_ID: dict[str, Any] = {
-    "type": ["string", "integer"],
-    "minLength": 1,
-    "minimum": 1,
-    "description": "Workflow id, file name (ci.yml), path or name",
-}
-_UNFINISHED = ("queued", "in_progress", "waiting", "requested", "pending")
 
 
 # ---------------------------------------------------------------- lookups and rendering
@@ -122,28 +84,12 @@ def check_url(world: World, check: CheckRun) -> str:
     return f"{world.repository.url}/runs/{check.id}"
 
 
-def _workflow(world: World, key: int | str) -> Workflow:
-    flow = world.workflow(key)
-    if flow is None and isinstance(key, str) and key.isdigit():
-        flow = world.workflow(int(key))
-    if flow is None:
-        raise CapabilityError("NOT_FOUND", f"could not find any workflows named {key}")
-    return flow
-
-
 def find_run(world: World, run_id: int) -> WorkflowRun:
     """The run with this id, or a ``NOT_FOUND`` error."""
     run = world.workflow_run(run_id)
     if run is None:
         raise CapabilityError("NOT_FOUND", f"workflow run {run_id} not found")
     return run
-
-
-def _job(world: World, job_id: int) -> Job:
-    job = world.job(job_id)
-    if job is None:
-        raise CapabilityError("NOT_FOUND", f"workflow job {job_id} not found")
-    return job
 
 
 def latest_jobs(world: World, run_id: int) -> list[Job]:
@@ -166,20 +112,26 @@ def latest_checks(world: World, head_sha: str) -> list[CheckRun]:
     return list(newest.values())
 
 
+_BUCKETS = {
+    "SUCCESS": "pass",
+    "NEUTRAL": "skipping",
+    "SKIPPED": "skipping",
+    "CANCELLED": "cancel",
+    "FAILURE": "fail",
+    "TIMED_OUT": "fail",
+    "ACTION_REQUIRED": "fail",
+    "STARTUP_FAILURE": "fail",
+}
+
+
+def check_bucket(check: CheckRun) -> str:
+    """gh's grouping of a check: pass, fail, pending, skipping or cancel."""
+    return _BUCKETS.get((check.conclusion or "").upper(), "pending")
+
+
 def _workflow_name(world: World, run: WorkflowRun) -> str:
     flow = next((f for f in world.workflows if f.id == run.workflow_id), None)
     return flow.name if flow is not None else run.name
-
-
-def _render_workflow(world: World, flow: Workflow) -> dict[str, Any]:
-    repo = world.repository
-    return {
-        "id": flow.id,
-        "name": flow.name,
-        "path": flow.path,
-        "state": flow.state,
-        "url": f"{repo.url}/blob/{repo.default_branch}/{flow.path}",
-    }
 
 
 def _render_run(world: World, run: WorkflowRun) -> dict[str, Any]:
@@ -205,96 +157,6 @@ def _render_job(world: World, job: Job) -> dict[str, Any]:
         "startedAt": job.started_at,
         "completedAt": job.completed_at,
         "url": job_url(world, job),
-    }
-
-
-# ---------------------------------------------------------------- workflows
-
-
-@capability(
-    "workflow.list",
-    "List the repository's workflows.",
-    input_schema(["owner", "name"], owner=OWNER, name=NAME, first=FIRST, after=AFTER),
-)
-def list_workflows(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    return page(world.workflows, input, lambda flow: _render_workflow(world, flow))
-
-
-@capability(
-    "workflow.get",
-    "Get one workflow by id, file name (ci.yml), path or name.",
-    input_schema(["owner", "name", "workflowId"], owner=OWNER, name=NAME, workflowId=WORKFLOW_ID),
-)
-def get_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    return _render_workflow(world, _workflow(world, input["workflowId"]))
-
-
-@capability(
-    "workflow_dispatch.run",
-    "Trigger a workflow_dispatch run of a workflow on a branch, with its inputs.",
-    input_schema(
-        ["owner", "name", "workflowId", "ref"],
-        owner=OWNER,
-        name=NAME,
-        workflowId=WORKFLOW_ID,
-        ref={"type": "string", "minLength": 1, "description": "Branch to run on"},
-        inputs={
-            "type": "object",
-            "additionalProperties": {"type": ["string", "number", "boolean"]},
-            "description": "Values of the workflow's dispatch inputs",
-        },
-    ),
-    mutates=True,
-)
-def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    flow = _workflow(world, input["workflowId"])
-    if flow.state != "active":
-        raise CapabilityError(
-            "CONFLICT", f"Cannot trigger a 'workflow_dispatch' on a disabled workflow ({flow.path})"
-        )
-    if not flow.dispatchable:
-        raise CapabilityError(
-            "CONFLICT", f"Workflow does not have 'workflow_dispatch' trigger ({flow.path})"
-        )
-    ref = input["ref"].removeprefix("refs/heads/")
-    branch = next((b for b in world.repository.branches if b.name == ref), None)
-    if branch is None:
-        raise CapabilityError("NOT_FOUND", f"No ref found for: {input['ref']}")
-    unexpected = sorted(set(input.get("inputs") or {}) - set(flow.dispatch_inputs))
-    if unexpected:
-        declared = ", ".join(flow.dispatch_inputs) or "none"
-        raise CapabilityError(
-            "VALIDATION",
-            f"input.inputs: unexpected inputs provided: {unexpected} ({flow.path} declares: "
-            f"{declared})",
-        )
-    now = world.tick()
-    numbers = [r.run_number for r in world.workflow_runs if r.workflow_id == flow.id]
-    run = WorkflowRun(
-        id=world.next_id(),
-        workflow_id=flow.id,
-        name=flow.name,
-        display_title=flow.name,
-        run_number=max(numbers, default=0) + 1,
-        event="workflow_dispatch",
-        status="queued",
-        conclusion=None,
-        head_branch=branch.name,
-        head_sha=branch.sha,
-        actor=world.viewer,
-        created_at=now,
-        updated_at=now,
-    )
-    run.node_id = world.node("WFR", run.id)
-    world.workflow_runs.append(run)
-    return {
-        "workflowId": str(input["workflowId"]),
-        "ref": input["ref"],
-        "dispatched": True,
-        "runId": run.id,
     }
 
 
@@ -324,7 +186,7 @@ def list_runs(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     runs = sorted(world.workflow_runs, key=lambda r: (r.created_at, r.id), reverse=True)
     if "workflowId" in input:
-        flow_id = _workflow(world, input["workflowId"]).id
+        flow_id = find_workflow(world, input["workflowId"]).id
         runs = [r for r in runs if r.workflow_id == flow_id]
     if "branch" in input:
         runs = [r for r in runs if r.head_branch == input["branch"]]
@@ -503,102 +365,3 @@ def rerun_failed(world: World, input: dict[str, Any]) -> dict[str, Any]:
         "status": run.status,
         "runAttempt": run.run_attempt,
     }
-
-
-# ---------------------------------------------------------------- logs and annotations
-
-
-def _finished_log(world: World, input: dict[str, Any]) -> tuple[Job, str, bool]:
-    require_repo(world, input)
-    job = _job(world, input["jobId"])
-    if job.status != "completed":
-        raise CapabilityError(
-            "CONFLICT", f"job {job.id} is {job.status}; logs are available once it completes"
-        )
-    log = job.log
-    truncated = len(log) > MAX_LOG_CHARS
-    return job, log[-MAX_LOG_CHARS:] if truncated else log, truncated
-
-
-@capability(
-    "workflow_job.logs.get",
-    f"Get a finished job's log (its last {MAX_LOG_CHARS} characters when longer).",
-    input_schema(["owner", "name", "jobId"], owner=OWNER, name=NAME, jobId=JOB_ID),
-)
-def get_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    job, log, truncated = _finished_log(world, input)
-    return {"jobId": job.id, "log": log, "truncated": truncated}
-
-
-_TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z ?")
-_ERROR = re.compile(r"##\[error\]|^E\s|\berror\b|\bfailed\b|\w+(Error|Exception)\b", re.IGNORECASE)
-_WARNING = re.compile(r"##\[warning\]|\bwarning\b", re.IGNORECASE)
-TOP_ERROR_LINES = 10
-
-
-def analyze_log(log: str) -> dict[str, Any]:
-    """Count error and warning lines of a log and quote the first distinct error lines.
-
-    A line (its timestamp removed) is an error line if it has an ``##[error]`` marker, starts
-    with pytest's ``E``, or mentions ``error``, ``failed`` or an ``...Error``/``...Exception``
-    name; otherwise a warning line if it has ``##[warning]`` or ``warning``.
-    """
-    errors: list[str] = []
-    warnings = 0
-    for raw in log.splitlines():
-        line = _TIMESTAMP.sub("", raw).rstrip()
-        if _ERROR.search(line):
-            errors.append(line)
-        elif _WARNING.search(line):
-            warnings += 1
-    top = list(dict.fromkeys(line.strip() for line in errors))[:TOP_ERROR_LINES]
-    return {"errorCount": len(errors), "warningCount": warnings, "topErrorLines": top}
-
-
-@capability(
-    "workflow_job.logs.analyze",
-    "Summarise a finished job's log: error and warning counts, the first error lines, and "
-    "the steps that failed.",
-    input_schema(["owner", "name", "jobId"], owner=OWNER, name=NAME, jobId=JOB_ID),
-)
-def analyze_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    job, log, truncated = _finished_log(world, input)
-    return {
-        "jobId": job.id,
-        "conclusion": job.conclusion,
-        "truncated": truncated,
-        "failedSteps": [s.name for s in job.steps if s.conclusion == "failure"],
-        "summary": analyze_log(log),
-    }
-
-
-@capability(
-    "check_run.annotations.list",
-    "List the annotations (file, lines, level, message) a check run reported.",
-    input_schema(
-        ["owner", "name", "checkRunId"],
-        owner=OWNER,
-        name=NAME,
-        checkRunId={"type": "integer", "minimum": 1, "description": "Check run id"},
-        first=FIRST,
-        after=AFTER,
-    ),
-)
-def list_annotations(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    check = world.check_run(input["checkRunId"])
-    if check is None:
-        raise CapabilityError("NOT_FOUND", f"check run {input['checkRunId']} not found")
-    return page(
-        check.annotations,
-        input,
-        lambda note: {
-            "path": note.path,
-            "startLine": note.start_line,
-            "endLine": note.end_line,
-            "level": note.annotation_level,
-            "message": note.message,
-            "title": note.title or None,
-            "details": note.raw_details or None,
-        },
-    )

@@ -1,0 +1,142 @@
+"""CI diagnostics: a job's log, a summary of it, and a check run's annotations.
+
+Every input also has ``owner`` and ``name`` (the repository).
+
+- ``workflow_job.logs.get`` (``jobId``) → jobId, log, truncated (logs longer than
+  :data:`MAX_LOG_CHARS` keep their end, where failures are)
+- ``workflow_job.logs.analyze`` (``jobId``) → jobId, conclusion, truncated, failedSteps,
+  summary{errorCount, warningCount, topErrorLines} (see :func:`analyze_log`)
+- ``check_run.annotations.list`` (``checkRunId``, ``first``, ``after``) → items{path,
+  startLine, endLine, level, message, title, details}, pageInfo
+
+Errors: ``NOT_FOUND`` for an unknown repository, job or check run; ``CONFLICT`` for the log of a
+job that has not finished (GitHub has none yet either).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.registry import (
+    AFTER,
+    FIRST,
+    NAME,
+    OWNER,
+    CapabilityError,
+    capability,
+    input_schema,
+    page,
+    require_repo,
+)
+from pytest_ghxbench.sandbox.state import Job, World
+
+__all__ = ["MAX_LOG_CHARS", "TOP_ERROR_LINES", "analyze_log"]
+
+MAX_LOG_CHARS = 60_000
+"""Longer logs are cut to their last ``MAX_LOG_CHARS`` characters (failures are at the end)."""
+
+JOB_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow job id"}
+
+
+def _job(world: World, job_id: int) -> Job:
+    job = world.job(job_id)
+    if job is None:
+        raise CapabilityError("NOT_FOUND", f"workflow job {job_id} not found")
+    return job
+
+
+def _finished_log(world: World, input: dict[str, Any]) -> tuple[Job, str, bool]:
+    require_repo(world, input)
+    job = _job(world, input["jobId"])
+    if job.status != "completed":
+        raise CapabilityError(
+            "CONFLICT", f"job {job.id} is {job.status}; logs are available once it completes"
+        )
+    log = job.log
+    truncated = len(log) > MAX_LOG_CHARS
+    return job, log[-MAX_LOG_CHARS:] if truncated else log, truncated
+
+
+@capability(
+    "workflow_job.logs.get",
+    f"Get a finished job's log (its last {MAX_LOG_CHARS} characters when longer).",
+    input_schema(["owner", "name", "jobId"], owner=OWNER, name=NAME, jobId=JOB_ID),
+)
+def get_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    job, log, truncated = _finished_log(world, input)
+    return {"jobId": job.id, "log": log, "truncated": truncated}
+
+
+_TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z ?")
+_ERROR = re.compile(r"##\[error\]|^E\s|\berror\b|\bfailed\b|\w+(Error|Exception)\b", re.IGNORECASE)
+_WARNING = re.compile(r"##\[warning\]|\bwarning\b", re.IGNORECASE)
+TOP_ERROR_LINES = 10
+
+
+def analyze_log(log: str) -> dict[str, Any]:
+    """Count error and warning lines of a log and quote the first distinct error lines.
+
+    A line (its timestamp removed) is an error line if it has an ``##[error]`` marker, starts
+    with pytest's ``E``, or mentions ``error``, ``failed`` or an ``...Error``/``...Exception``
+    name; otherwise a warning line if it has ``##[warning]`` or ``warning``.
+    """
+    errors: list[str] = []
+    warnings = 0
+    for raw in log.splitlines():
+        line = _TIMESTAMP.sub("", raw).rstrip()
+        if _ERROR.search(line):
+            errors.append(line)
+        elif _WARNING.search(line):
+            warnings += 1
+    top = list(dict.fromkeys(line.strip() for line in errors))[:TOP_ERROR_LINES]
+    return {"errorCount": len(errors), "warningCount": warnings, "topErrorLines": top}
+
+
+@capability(
+    "workflow_job.logs.analyze",
+    "Summarise a finished job's log: error and warning counts, the first error lines, and "
+    "the steps that failed.",
+    input_schema(["owner", "name", "jobId"], owner=OWNER, name=NAME, jobId=JOB_ID),
+)
+def analyze_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    job, log, truncated = _finished_log(world, input)
+    return {
+        "jobId": job.id,
+        "conclusion": job.conclusion,
+        "truncated": truncated,
+        "failedSteps": [s.name for s in job.steps if s.conclusion == "failure"],
+        "summary": analyze_log(log),
+    }
+
+
+@capability(
+    "check_run.annotations.list",
+    "List the annotations (file, lines, level, message) a check run reported.",
+    input_schema(
+        ["owner", "name", "checkRunId"],
+        owner=OWNER,
+        name=NAME,
+        checkRunId={"type": "integer", "minimum": 1, "description": "Check run id"},
+        first=FIRST,
+        after=AFTER,
+    ),
+)
+def list_annotations(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    require_repo(world, input)
+    check = world.check_run(input["checkRunId"])
+    if check is None:
+        raise CapabilityError("NOT_FOUND", f"check run {input['checkRunId']} not found")
+    return page(
+        check.annotations,
+        input,
+        lambda note: {
+            "path": note.path,
+            "startLine": note.start_line,
+            "endLine": note.end_line,
+            "level": note.annotation_level,
+            "message": note.message,
+            "title": note.title or None,
+            "details": note.raw_details or None,
+        },
+    )

@@ -1,0 +1,151 @@
+"""Workflow capabilities: listing, getting and dispatching the repository's workflows.
+
+Every input also has ``owner`` and ``name`` (the repository).
+
+- ``workflow.list`` (``first``, ``after``) → items{id, name, path, state, url}, pageInfo
+- ``workflow.get`` (``workflowId``: id, file name ``ci.yml``, path or name) → id, name, path,
+  state, url (the workflow file's page)
+- ``workflow_dispatch.run`` (``workflowId``, ``ref`` (a branch), ``inputs``) → workflowId, ref,
+  dispatched, runId
+
+Dispatching queues a new ``workflow_dispatch`` run of the workflow on the branch's head commit,
+numbered after the workflow's latest run (see :mod:`.actions` for runs).
+
+Errors: ``NOT_FOUND`` for an unknown repository, workflow or ref; ``VALIDATION`` for inputs the
+workflow does not declare; ``CONFLICT`` for dispatching a disabled workflow or one without a
+``workflow_dispatch`` trigger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.registry import (
+    AFTER,
+    FIRST,
+    NAME,
+    OWNER,
+    CapabilityError,
+    capability,
+    input_schema,
+    page,
+    require_repo,
+)
+from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun, World
+
+__all__ = ["WORKFLOW_ID", "find_workflow"]
+
+WORKFLOW_ID: dict[str, Any] = {
+    "type": ["string", "integer"],
+    "minLength": 1,
+    "minimum": 1,
+    "description": "Workflow id, file name (ci.yml), path or name",
+}
+
+
+def find_workflow(world: World, key: int | str) -> Workflow:
+    """The workflow with this id, file name, path or name, or ``NOT_FOUND``."""
+    flow = world.workflow(key)
+    if flow is None and isinstance(key, str) and key.isdigit():
+        flow = world.workflow(int(key))
+    if flow is None:
+        raise CapabilityError("NOT_FOUND", f"could not find any workflows named {key}")
+    return flow
+
+
+def _render_workflow(world: World, flow: Workflow) -> dict[str, Any]:
+    repo = world.repository
+    return {
+        "id": flow.id,
+        "name": flow.name,
+        "path": flow.path,
+        "state": flow.state,
+        "url": f"{repo.url}/blob/{repo.default_branch}/{flow.path}",
+    }
+
+
+@capability(
+    "workflow.list",
+    "List the repository's workflows.",
+    input_schema(["owner", "name"], owner=OWNER, name=NAME, first=FIRST, after=AFTER),
+)
+def list_workflows(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    require_repo(world, input)
+    return page(world.workflows, input, lambda flow: _render_workflow(world, flow))
+
+
+@capability(
+    "workflow.get",
+    "Get one workflow by id, file name (ci.yml), path or name.",
+    input_schema(["owner", "name", "workflowId"], owner=OWNER, name=NAME, workflowId=WORKFLOW_ID),
+)
+def get_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    require_repo(world, input)
+    return _render_workflow(world, find_workflow(world, input["workflowId"]))
+
+
+@capability(
+    "workflow_dispatch.run",
+    "Trigger a workflow_dispatch run of a workflow on a branch, with its inputs.",
+    input_schema(
+        ["owner", "name", "workflowId", "ref"],
+        owner=OWNER,
+        name=NAME,
+        workflowId=WORKFLOW_ID,
+        ref={"type": "string", "minLength": 1, "description": "Branch to run on"},
+        inputs={
+            "type": "object",
+            "additionalProperties": {"type": ["string", "number", "boolean"]},
+            "description": "Values of the workflow's dispatch inputs",
+        },
+    ),
+    mutates=True,
+)
+def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    require_repo(world, input)
+    flow = find_workflow(world, input["workflowId"])
+    if flow.state != "active":
+        raise CapabilityError(
+            "CONFLICT", f"Cannot trigger a 'workflow_dispatch' on a disabled workflow ({flow.path})"
+        )
+    if not flow.dispatchable:
+        raise CapabilityError(
+            "CONFLICT", f"Workflow does not have 'workflow_dispatch' trigger ({flow.path})"
+        )
+    ref = input["ref"].removeprefix("refs/heads/")
+    branch = next((b for b in world.repository.branches if b.name == ref), None)
+    if branch is None:
+        raise CapabilityError("NOT_FOUND", f"No ref found for: {input['ref']}")
+    unexpected = sorted(set(input.get("inputs") or {}) - set(flow.dispatch_inputs))
+    if unexpected:
+        declared = ", ".join(flow.dispatch_inputs) or "none"
+        raise CapabilityError(
+            "VALIDATION",
+            f"input.inputs: unexpected inputs provided: {unexpected} ({flow.path} declares: "
+            f"{declared})",
+        )
+    now = world.tick()
+    numbers = [r.run_number for r in world.workflow_runs if r.workflow_id == flow.id]
+    run = WorkflowRun(
+        id=world.next_id(),
+        workflow_id=flow.id,
+        name=flow.name,
+        display_title=flow.name,
+        run_number=max(numbers, default=0) + 1,
+        event="workflow_dispatch",
+        status="queued",
+        conclusion=None,
+        head_branch=branch.name,
+        head_sha=branch.sha,
+        actor=world.viewer,
+        created_at=now,
+        updated_at=now,
+    )
+    run.node_id = world.node("WFR", run.id)
+    world.workflow_runs.append(run)
+    return {
+        "workflowId": str(input["workflowId"]),
+        "ref": input["ref"],
+        "dispatched": True,
+        "runId": run.id,
+    }
