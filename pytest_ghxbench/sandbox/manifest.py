@@ -38,6 +38,10 @@ DEFAULT_SEED = Path(__file__).resolve().parents[2] / "scenarios" / "fixtures" / 
 """The seed shipped with the project (also used when the package runs from a checkout)."""
 
 
+# libyaml's loader when PyYAML was built with it: parsing the seed is most of a first load.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 class SeedError(Exception):
     """The seed file cannot be read, is not valid, or names objects it does not define."""
 
@@ -164,7 +168,7 @@ def _assign_node_ids(world: World) -> None:
 def load_seed(path: Path) -> SeedFile:
     """Parse and validate a seed file; errors name the file and the field path."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except (OSError, UnicodeDecodeError) as exc:
         raise SeedError(f"{path}: cannot read sandbox seed: {exc}") from exc
     except yaml.YAMLError as exc:
