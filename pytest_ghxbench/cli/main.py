@@ -76,6 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
     fixtures.add_argument(
         "--fixture-manifest", type=Path, metavar="PATH", help="manifest of the seeded resources"
     )
+
+    # Listed for --help only: main() hands `sandbox ...` to cli.sandbox before parsing, so
+    # the gh/ghx command lines after it reach the sandbox untouched.
+    sandbox = commands.add_parser(
+        "sandbox",
+        help="run the sandbox's gh/ghx CLIs on a state file",
+        description="Run the sandbox's gh and ghx CLIs as real processes on a state file.",
+        add_help=False,
+    )
+    sandbox.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARGS")
     return parser
 
 
@@ -98,9 +108,15 @@ def _run_fixtures(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ghxbench`` command line; returns the exit status (4 on usage errors)."""
+    arguments = list(argv) if argv is not None else sys.argv[1:]
+    if arguments[:1] == ["sandbox"]:
+        # Every gh/ghx shim call of an agent lands here: skip building the whole parser.
+        from pytest_ghxbench.cli.sandbox import run_sandbox
+
+        return run_sandbox(arguments[1:])
     parser = build_parser()
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = parser.parse_args(arguments)
     except _ArgumentError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
