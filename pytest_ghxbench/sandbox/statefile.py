@@ -22,7 +22,6 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
@@ -131,9 +130,14 @@ def save_world(path: Path, world: World) -> None:
         raise
 
 
-def init_state(path: Path, seed: Path = DEFAULT_SEED) -> World:
-    """Write a fresh world seeded from ``seed`` to ``path`` (replacing any state there)."""
-    world = fresh_world(seed)
+def init_state(path: Path, seed: Path | None = None) -> World:
+    """Write a fresh world seeded from ``seed`` (default: the shipped seed) to ``path``,
+    replacing any state there."""
+    # Imported here: the seed's YAML machinery is not needed by the gh/ghx calls that only
+    # load and save states, and those run once per agent command.
+    from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
+
+    world = fresh_world(DEFAULT_SEED if seed is None else seed)
     with locked_state(path):
         save_world(path, world)
     return world
