@@ -1,0 +1,72 @@
+"""The command groups (``gh pr``, ``gh issue``...) and top-level commands the sandbox's ``gh``
+knows, with gh's aliases (``gh pr ls`` is ``gh pr list``)."""
+
+from __future__ import annotations
+
+from pytest_ghxbench.sandbox.dialects.gh_args import Command, Group
+from pytest_ghxbench.sandbox.dialects.gh_issue import ISSUE_READ_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_issue_write import ISSUE_WRITE_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_pr import PR_READ_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_pr_state import PR_STATE_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_pr_write import PR_WRITE_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_release import RELEASE_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_repo import AUTH_COMMANDS, LABEL_COMMANDS, REPO_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_run import RUN_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_workflow import WORKFLOW_COMMANDS
+
+__all__ = ["ALIASES", "GROUPS", "TOP_COMMANDS"]
+
+
+def _sorted(*commands: Command) -> tuple[Command, ...]:
+    return tuple(sorted(commands, key=lambda c: c.name))
+
+
+GROUPS: dict[str, Group] = {
+    "auth": Group("auth", "Authenticate gh and git with GitHub", _sorted(*AUTH_COMMANDS)),
+    "issue": Group(
+        "issue",
+        "Manage issues",
+        _sorted(*ISSUE_READ_COMMANDS, *ISSUE_WRITE_COMMANDS),
+        long="Work with GitHub issues.",
+    ),
+    "pr": Group(
+        "pr",
+        "Manage pull requests",
+        _sorted(*PR_READ_COMMANDS, *PR_WRITE_COMMANDS, *PR_STATE_COMMANDS),
+        long="Work with GitHub pull requests.",
+    ),
+    "label": Group(
+        "label", "Manage labels", _sorted(*LABEL_COMMANDS), long="Work with GitHub labels."
+    ),
+    "release": Group("release", "Manage releases", _sorted(*RELEASE_COMMANDS)),
+    "repo": Group(
+        "repo",
+        "Manage repositories",
+        _sorted(*REPO_COMMANDS),
+        long="Work with GitHub repositories.",
+    ),
+    "run": Group(
+        "run",
+        "View details about workflow runs",
+        _sorted(*RUN_COMMANDS),
+        long="List, view, and watch recent workflow runs from GitHub Actions.",
+    ),
+    "workflow": Group(
+        "workflow",
+        "View details about GitHub Actions workflows",
+        _sorted(*WORKFLOW_COMMANDS),
+        long="List, view, and run workflows in GitHub Actions.",
+    ),
+}
+
+TOP_COMMANDS: dict[str, Command] = {}
+
+ALIASES: dict[tuple[str, str], str] = {
+    ("pr", "ls"): "list",
+    ("issue", "ls"): "list",
+    ("issue", "new"): "create",
+    ("run", "ls"): "list",
+    ("release", "ls"): "list",
+    ("label", "ls"): "list",
+    ("workflow", "ls"): "list",
+}
