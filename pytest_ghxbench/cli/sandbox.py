@@ -5,7 +5,7 @@
     ghxbench sandbox init STATE [--seed SEED]   write a freshly seeded world to STATE
     ghxbench sandbox ghx ARGS...                the ghx CLI on $GHXBENCH_SANDBOX_STATE
     ghxbench sandbox gh ARGS...                 the gh CLI on $GHXBENCH_SANDBOX_STATE
-    ghxbench sandbox mcp                        (not implemented yet)
+    ghxbench sandbox mcp                        an MCP server over stdio on the same state
 
 ``gh`` and ``ghx`` hold the state's lock from loading the world to saving it, and save only
 when the command mutated it. Their exit status is the dialect's (ghx: 0 ok, 1 capability
@@ -75,8 +75,7 @@ def run_sandbox(
         if action in ("ghx", "gh"):
             return _run_dialect(action, rest, env, source, out, err)
         if action == "mcp":
-            err.write("ghxbench sandbox mcp: the MCP server is not implemented yet\n")
-            return EXIT_UNAVAILABLE
+            return _serve_mcp(rest, env, err)
     except BrokenPipeError:
         # The reader went away (`gh ... | head`): stop quietly, as Unix tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -121,6 +120,23 @@ def _init(args: list[str], err: TextIO) -> int:
     except (SeedError, StateFileError) as exc:
         err.write(f"ghxbench sandbox init: {exc}\n")
         return EXIT_UNAVAILABLE
+    return EXIT_OK
+
+
+def _serve_mcp(args: list[str], env: Mapping[str, str], err: TextIO) -> int:
+    if args:
+        err.write(f"ghxbench sandbox mcp: unexpected argument {args[0]!r}\n{SANDBOX_USAGE}")
+        return EXIT_USAGE
+    location = env.get(STATE_ENV, "")
+    if not location or not Path(location).is_file():
+        err.write(
+            f"ghxbench sandbox mcp: {STATE_ENV} must name a state file written by "
+            "'ghxbench sandbox init STATE'\n"
+        )
+        return EXIT_UNAVAILABLE
+    from pytest_ghxbench.sandbox.dialects.mcp_server import serve_stdio
+
+    serve_stdio(Path(location))
     return EXIT_OK
 
 
