@@ -28,6 +28,7 @@ _BASE_MARKERS = {
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(newhooks)
     pluginmanager.import_plugin("pytest_ghxbench.sandbox.plugin_hooks")
+    pluginmanager.import_plugin("pytest_ghxbench.adapters.oracle.hooks")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

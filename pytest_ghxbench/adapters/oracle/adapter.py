@@ -1,0 +1,187 @@
+"""The ``oracle`` adapter: the reference agent that executes a scenario's ideal plan.
+
+Atomic scenarios: it performs the scenario's capability through the mode's interface and
+answers with the result envelope. Workflow scenarios: it performs the scenario's ``oracle``
+steps in order and answers with a one-line summary. It needs the sandbox backend, whose item
+session exposes the item's world (``request.backend.world``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pytest_ghxbench.adapters.oracle.costs import cost_usd, model_time_ms
+from pytest_ghxbench.adapters.oracle.executors import EXECUTORS, NoPlan, Session, compact_json
+from pytest_ghxbench.adapters.oracle.transcript import (
+    Transcript,
+    account,
+    bash_tool,
+    function_tool,
+)
+from pytest_ghxbench.api import RunRequest, RunResult
+from pytest_ghxbench.scenario.prompt import mode_instructions
+from pytest_ghxbench.tokens import count_json, count_tokens
+
+__all__ = [
+    "MODEL",
+    "OracleAdapter",
+    "OracleStepError",
+    "resolve_placeholders",
+    "tool_definitions",
+    "tool_surface_tokens",
+]
+
+MODEL = "ghxbench/oracle"
+
+_EXACT = re.compile(r"^\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}$")
+_ANY = re.compile(r"\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}")
+
+
+class OracleStepError(ValueError):
+    """A workflow's ``oracle`` steps cannot be resolved against the bound input."""
+
+
+def tool_definitions(mode: str) -> list[dict[str, Any]]:
+    """The tools the agent is given in ``mode`` (chat-completions ``tools`` format)."""
+    if mode == "ghx":
+        from pytest_ghxbench.sandbox.dialects.ghx_cli import GHX_USAGE
+
+        return [bash_tool(GHX_USAGE)]
+    if mode == "agent_direct":
+        from pytest_ghxbench.sandbox.dialects.gh_cli import GH_USAGE
+
+        return [bash_tool(GH_USAGE)]
+    if mode == "mcp":
+        from pytest_ghxbench.sandbox.dialects.mcp_tools import tools_list_payload
+
+        return [
+            function_tool(tool["name"], tool["description"], tool["inputSchema"])
+            for tool in tools_list_payload()
+        ]
+    raise ValueError(f"the oracle does not drive mode {mode!r}; expected one of {_modes()}")
+
+
+def _modes() -> str:
+    return ", ".join(EXECUTORS)
+
+
+def tool_surface_tokens(mode: str, instructions: str | None = None) -> int:
+    """Tokens of what ``mode`` gives the agent before any task: its tool definitions (compact
+    JSON) plus its instructions (the default ones unless ``instructions`` is given)."""
+    text = mode_instructions(mode) if instructions is None else instructions
+    return count_json(tool_definitions(mode)) + count_tokens(text)
+
+
+def resolve_placeholders(value: Any, bound: Mapping[str, Any], where: str = "input") -> Any:
+    """``value`` with ``{{key}}`` placeholders replaced from ``bound``.
+
+    A string that is exactly one placeholder becomes the bound value itself (keeping its type);
+    placeholders inside longer strings are replaced by the value's text (JSON for non-strings).
+    """
+    if isinstance(value, str):
+        exact = _EXACT.match(value)
+        if exact:
+            return _lookup(exact.group(1), bound, where)
+
+        def text(match: re.Match[str]) -> str:
+            found = _lookup(match.group(1), bound, where)
+            return found if isinstance(found, str) else compact_json(found)
+
+        return _ANY.sub(text, value)
+    if isinstance(value, Mapping):
+        return {k: resolve_placeholders(v, bound, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve_placeholders(v, bound, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def _lookup(key: str, bound: Mapping[str, Any], where: str) -> Any:
+    if key not in bound:
+        known = ", ".join(sorted(bound)) or "none"
+        raise OracleStepError(
+            f"{where}: placeholder {{{{{key}}}}} names no key of the bound input (keys: {known})"
+        )
+    return bound[key]
+
+
+def _steps(request: RunRequest) -> list[tuple[str, dict[str, Any]]]:
+    scenario = request.scenario
+    if getattr(scenario, "kind", None) != "workflow":
+        return [(scenario.task, dict(request.input))]
+    oracle = getattr(scenario, "oracle", None)
+    if not oracle:
+        raise OracleStepError(f"workflow scenario {scenario.id!r} has no 'oracle' steps")
+    return [
+        (step.task, resolve_placeholders(step.input, request.input, f"oracle[{index}].input"))
+        for index, step in enumerate(oracle)
+    ]
+
+
+class OracleAdapter:
+    """The reference agent (``--ghx-adapter=oracle``, the default)."""
+
+    name = "oracle"
+    modes = tuple(EXECUTORS)
+    model = MODEL
+
+    def run(self, request: RunRequest) -> RunResult:
+        """Perform the scenario's ideal plan through ``request.mode``'s interface."""
+        world = getattr(request.backend, "world", None)
+        if world is None:
+            return RunResult(
+                model=MODEL,
+                error="the oracle adapter needs the sandbox backend (--ghx-backend=sandbox): "
+                "the item's backend session has no world",
+            )
+        executor = EXECUTORS.get(request.mode)
+        if executor is None:
+            return RunResult(model=MODEL, error=f"the oracle does not drive mode {request.mode!r}")
+        try:
+            steps = _steps(request)
+        except OracleStepError as exc:
+            return RunResult(model=MODEL, error=str(exc))
+        tools = tool_definitions(request.mode)
+        session = Session(world, Transcript.start(tools, request.instructions, request.prompt))
+        envelopes: list[tuple[str, dict[str, Any]]] = []
+        for task, input in steps:
+            try:
+                envelopes.append((task, executor(session, task, input)))
+            except NoPlan as exc:
+                return RunResult(model=MODEL, error=f"oracle has no {request.mode} plan: {exc}")
+            if not envelopes[-1][1]["ok"] and len(steps) > 1:
+                break  # a workflow stops at its first failed step, as a careful agent would
+        answer = _final_answer(request, envelopes)
+        session.transcript.answer(answer)
+        return _result(session, answer)
+
+
+def _final_answer(request: RunRequest, envelopes: list[tuple[str, dict[str, Any]]]) -> str:
+    if getattr(request.scenario, "kind", None) != "workflow":
+        return json.dumps(envelopes[0][1], ensure_ascii=False)
+    task, last = envelopes[-1]
+    if not last["ok"]:
+        error = last.get("error") or {}
+        message = error.get("message", "") if isinstance(error, dict) else str(error)
+        return f"Stopped at step {len(envelopes)} ({task}), which failed: {message}"
+    return "Done: " + ", ".join(task for task, _ in envelopes) + "."
+
+
+def _result(session: Session, answer: str) -> RunResult:
+    transcript = session.transcript
+    tokens, turns = account(transcript.tools, transcript.messages)
+    model_ms = model_time_ms(tokens, len(turns))
+    tool_ms = round(session.tool_ms, 3)
+    return RunResult(
+        final_text=answer,
+        tokens=tokens,
+        tool_calls=list(session.tool_calls),
+        cost_usd=cost_usd(tokens),
+        latency_ms=round(model_ms + tool_ms, 3),
+        model=MODEL,
+        api_calls=len(turns),
+        timing_breakdown={"model_ms": model_ms, "tool_ms": tool_ms},
+        transcript=transcript.to_json(),
+    )
