@@ -129,8 +129,13 @@ def _serve_mcp(args: list[str], env: Mapping[str, str], err: TextIO) -> int:
         return EXIT_USAGE
     location = env.get(STATE_ENV, "")
     if not location or not Path(location).is_file():
+        where = (
+            f"{STATE_ENV}={location}: no such state file"
+            if location
+            else (f"{STATE_ENV} is not set")
+        )
         err.write(
-            f"ghxbench sandbox mcp: {STATE_ENV} must name a state file written by "
+            f"ghxbench sandbox mcp: {where}; it must name a state file written by "
             "'ghxbench sandbox init STATE'\n"
         )
         return EXIT_UNAVAILABLE

@@ -88,7 +88,7 @@ def test_scenario_set_deselects_others(pytester: pytest.Pytester) -> None:
         (["--ghx-mode=ghx,telepathy"], "*unknown mode*'telepathy'*agent_direct, mcp, ghx*"),
         (["--ghx-mode=ghx", "--scenario-set=nope"], "*unknown scenario set 'nope'*valid: smoke*"),
         (["--ghx-mode=ghx", "--gate-profile=nope"], "*unknown gate profile 'nope'*verify_pr*"),
-        (["--ghx-mode=ghx", "--ghx-adapter=nope"], "*unknown adapter 'nope'*valid: scripted*"),
+        (["--ghx-mode=ghx", "--ghx-adapter=nope"], "*unknown adapter 'nope'*valid: *scripted*"),
         (["--ghx-mode=ghx", "--ghx-backend=nope"], "*unknown backend 'nope'*valid: demo*"),
         (["--ghx-mode=ghx", "--reps=0"], "*--reps must be a whole number >= 1*"),
         (

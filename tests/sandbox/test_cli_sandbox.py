@@ -167,9 +167,12 @@ def test_gh_runs_the_gh_dialect_with_stdin_and_saves_its_mutations(
     assert calls[-1] == (["issue", "list"], "")
 
 
-def test_mcp_is_not_implemented_yet(state: Path) -> None:
-    result = sandbox(["mcp"], state)
-    assert result.status == 2 and "not implemented yet" in result.err
+def test_mcp_needs_a_state_file(tmp_path: Path) -> None:
+    # The server itself is tested end to end over stdio in test_mcp_server.py.
+    unset = sandbox(["mcp"], None)
+    assert unset.status == 2 and STATE_ENV in unset.err
+    missing = sandbox(["mcp"], tmp_path / "absent.json")
+    assert missing.status == 2 and "absent.json" in missing.err
 
 
 def test_main_hands_sandbox_arguments_through_untouched(
