@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     fixtures.add_argument(
         "--fixture-manifest", type=Path, metavar="PATH", help="manifest of the seeded resources"
     )
+    fixtures.add_argument(
+        "--out", type=Path, metavar="PATH", help="where `seed` writes the manifest"
+    )
 
     # Listed for --help only: main() hands `sandbox ...` to cli.sandbox before parsing, so
     # the gh/ghx command lines after it reach the sandbox untouched.
@@ -98,12 +101,9 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _run_fixtures(args: argparse.Namespace) -> int:
-    print(
-        f"ghxbench fixtures {args.action}: the {args.backend!r} backend has no fixture lifecycle "
-        "yet; nothing was done",
-        file=sys.stderr,
-    )
-    return EXIT_NOT_IMPLEMENTED
+    from pytest_ghxbench.cli.fixtures import run_fixtures
+
+    return run_fixtures(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
