@@ -101,6 +101,7 @@ def finish_session(
         candidate=settings.candidate,
         run_info=run_info,
     )
+    _add_tool_surface(session, summary)
     try:
         config.hook.pytest_ghxbench_summary(summary=summary, config=config)
     except Exception as exc:
@@ -117,6 +118,25 @@ def finish_session(
     summary["run"]["verdict"] = verdict_line(summary, status, why)
     _write_outputs(settings.results_dir, session, summary)
     return SessionVerdict(summary=summary, exit_status=status, why=why, problems=problems)
+
+
+def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:
+    """An adapter that knows what each mode puts in front of the agent before any task (tool
+    definitions and instructions) reports it through an optional ``tool_surface_tokens(mode,
+    instructions)``; it often decides what a mode costs, so the summary shows it per mode."""
+    surface = getattr(session.adapter, "tool_surface_tokens", None)
+    if not callable(surface):
+        return
+    from pytest_ghxbench.scenario.prompt import mode_instructions
+
+    overrides = session.settings.tables.get("mode_instructions")
+    for mode, metrics in summary.get("modes", {}).items():
+        if mode not in session.adapter.modes:
+            continue
+        try:
+            metrics["tool_surface_tokens"] = int(surface(mode, mode_instructions(mode, overrides)))
+        except Exception:  # a reporting extra must never break the verdict
+            metrics["tool_surface_tokens"] = None
 
 
 def _write_outputs(results_dir: Path, session: GhxSession, summary: dict[str, Any]) -> None:

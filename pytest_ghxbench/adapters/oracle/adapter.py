@@ -127,6 +127,10 @@ class OracleAdapter:
     modes = tuple(EXECUTORS)
     model = MODEL
 
+    def tool_surface_tokens(self, mode: str, instructions: str | None = None) -> int:
+        """Tokens of the tool definitions and instructions ``mode`` gives the agent."""
+        return tool_surface_tokens(mode, instructions)
+
     def run(self, request: RunRequest) -> RunResult:
         """Perform the scenario's ideal plan through ``request.mode``'s interface."""
         world = getattr(request.backend, "world", None)
