@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 import pytest_ghxbench as gb
-from tests.plugin.support import atomic, read_rows, setup_project
+from tests.plugin.support import atomic, read_rows, setup_project, summary
 
 
 def test_public_names_are_exported() -> None:
@@ -179,3 +179,24 @@ def test_ghx_mode_in_config_does_not_hijack_explicit_test_paths(
     result = pytester.runpytest("test_unit.py")
     result.assert_outcomes(passed=1)
     assert result.ret == 0
+
+
+def test_tool_surface_tokens_reported_by_the_adapter_reach_the_summary(
+    pytester: pytest.Pytester,
+) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    conftest = pytester.path / "conftest.py"
+    conftest.write_text(
+        conftest.read_text()
+        + (
+            "\nclass Surfaced(ScriptedAdapter):\n    name = 'surfaced'\n"
+            "    def tool_surface_tokens(self, mode, instructions=None):\n"
+            "        return {'ghx': 300, 'mcp': 9000}.get(mode, 400) + len(instructions.split())\n"
+            "def pytest_ghxbench_adapters(config):\n    return [ScriptedAdapter(), Surfaced()]\n"
+        )
+    )
+    result = pytester.runpytest("--ghx-mode=ghx,mcp", "--ghx-adapter=surfaced")
+    result.stdout.fnmatch_lines(["*tool surface tok*"])
+    modes = summary(pytester)["modes"]
+    assert modes["ghx"]["tool_surface_tokens"] > 300
+    assert modes["mcp"]["tool_surface_tokens"] > 9000
