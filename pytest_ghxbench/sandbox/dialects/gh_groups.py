@@ -3,12 +3,14 @@ knows, with gh's aliases (``gh pr ls`` is ``gh pr list``)."""
 
 from __future__ import annotations
 
+from pytest_ghxbench.sandbox.dialects.gh_api import API_COMMAND
 from pytest_ghxbench.sandbox.dialects.gh_args import Command, Group
 from pytest_ghxbench.sandbox.dialects.gh_issue import ISSUE_READ_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_issue_write import ISSUE_WRITE_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_pr import PR_READ_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_pr_state import PR_STATE_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_pr_write import PR_WRITE_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_project import PROJECT_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_release import RELEASE_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_repo import AUTH_COMMANDS, LABEL_COMMANDS, REPO_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_run import RUN_COMMANDS
@@ -38,6 +40,13 @@ GROUPS: dict[str, Group] = {
     "label": Group(
         "label", "Manage labels", _sorted(*LABEL_COMMANDS), long="Work with GitHub labels."
     ),
+    "project": Group(
+        "project",
+        "Work with GitHub Projects.",
+        _sorted(*PROJECT_COMMANDS),
+        long="Work with GitHub Projects.\n\nThe minimum required scope for the token is: "
+        "`project`.",
+    ),
     "release": Group("release", "Manage releases", _sorted(*RELEASE_COMMANDS)),
     "repo": Group(
         "repo",
@@ -59,7 +68,7 @@ GROUPS: dict[str, Group] = {
     ),
 }
 
-TOP_COMMANDS: dict[str, Command] = {}
+TOP_COMMANDS: dict[str, Command] = {"api": API_COMMAND}
 
 ALIASES: dict[tuple[str, str], str] = {
     ("pr", "ls"): "list",

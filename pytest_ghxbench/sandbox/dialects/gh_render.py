@@ -100,6 +100,20 @@ PR_FIELDS = tuple(
 )
 
 
+ISSUE_DATABASE_BASE = 3_100_000_000
+PR_DATABASE_BASE = 2_000_000_000
+"""Issues and pull requests have no database id in the seed; the dialect derives one from
+the number (``base + number``), so REST ids and GraphQL ``databaseId`` agree."""
+
+
+def issue_database_id(number: int) -> int:
+    return ISSUE_DATABASE_BASE + number
+
+
+def pr_database_id(number: int) -> int:
+    return PR_DATABASE_BASE + number
+
+
 def user_id(login: str) -> str:
     return node_id("U", login)
 
@@ -396,7 +410,7 @@ def pr_getters(world: World, pull: PullRequest) -> Getters:
                 }
                 for f in pull.files
             ],
-            "fullDatabaseId": lambda: str(2_000_000_000 + pull.number),
+            "fullDatabaseId": lambda: str(pr_database_id(pull.number)),
             "headRefName": lambda: pull.head_ref,
             "headRefOid": lambda: pull.head_sha,
             "headRepository": lambda: {"id": repo.node_id, "name": repo.name},

@@ -1,0 +1,610 @@
+"""GraphQL types for pull requests (reviews, review threads and comments, files, commits,
+check runs and their annotations) and Projects v2 boards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.actions import check_url, latest_checks
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.dialects.gh_graphql import (
+    GraphQLError,
+    Typed,
+    abstract,
+    connection,
+    obj,
+)
+from pytest_ghxbench.sandbox.dialects.gh_render import (
+    check_bucket,
+    check_state,
+    fake_oid,
+    latest_reviews,
+    pr_database_id,
+    review_decision,
+)
+from pytest_ghxbench.sandbox.state import (
+    CheckRun,
+    Project,
+    ProjectItem,
+    PullRequest,
+    Review,
+    ReviewComment,
+    ReviewThread,
+    World,
+)
+
+__all__ = ["find_pr_node", "project_by_number", "project_items_of", "pull_by_number", "repo_pulls"]
+
+A = dict[str, Any]
+C = GhContext
+
+
+def _actor(world: World, login: str | None) -> Typed | None:
+    from pytest_ghxbench.sandbox.dialects.gh_graphql_types import actor
+
+    return actor(world, login)
+
+
+def pull_url(world: World, number: int) -> str:
+    return f"{world.repository.url}/pull/{number}"
+
+
+def pull_by_number(world: World, number: Any) -> PullRequest:
+    pull = world.pull_request(int(number))
+    if pull is None:
+        raise GraphQLError(
+            f"Could not resolve to a PullRequest with the number of {number}.", type="NOT_FOUND"
+        )
+    return pull
+
+
+def repo_pulls(world: World, args: A) -> list[PullRequest]:
+    states = args.get("states")
+    wanted = (
+        {str(s) for s in states} if isinstance(states, list) else {str(states)} if states else None
+    )
+    labels = {str(n).casefold() for n in args.get("labels") or []}
+    chosen = [
+        p
+        for p in world.pull_requests
+        if (wanted is None or p.state in wanted)
+        and labels <= {n.casefold() for n in p.labels}
+        and args.get("headRefName") in (None, p.head_ref)
+        and args.get("baseRefName") in (None, p.base_ref)
+    ]
+    order = args.get("orderBy") or {}
+    desc = str(order.get("direction", "ASC")) == "DESC"
+    key = "updated_at" if str(order.get("field", "")) == "UPDATED_AT" else "created_at"
+    return sorted(chosen, key=lambda p: (getattr(p, key), p.number), reverse=desc)
+
+
+def find_pr_node(world: World, node: str) -> Typed | None:
+    """Pull requests, reviews, threads, review comments, projects, items and check runs."""
+    for pull in world.pull_requests:
+        if pull.node_id == node:
+            return Typed("PullRequest", pull)
+        for review in pull.reviews:
+            if review.node_id == node:
+                return Typed("PullRequestReview", (pull, review))
+        for thread in pull.review_threads:
+            if thread.node_id == node:
+                return Typed("PullRequestReviewThread", (pull, thread))
+            for note in thread.comments:
+                if note.node_id == node:
+                    return Typed("PullRequestReviewComment", (pull, note))
+    for project in world.projects:
+        if project.node_id == node:
+            return Typed("ProjectV2", project)
+        for item in project.items:
+            if item.id == node:
+                return Typed("ProjectV2Item", (project, item))
+    check = next((c for c in world.check_runs if c.node_id == node), None)
+    return Typed("CheckRun", check) if check is not None else None
+
+
+# ---------------------------------------------------------------- reviews and threads
+
+
+def _thread_of(pull: PullRequest, note: ReviewComment) -> ReviewThread | None:
+    return next((t for t in pull.review_threads if note in t.comments), None)
+
+
+def _note(pull: PullRequest, note_id: int | None) -> tuple[PullRequest, ReviewComment] | None:
+    for thread in pull.review_threads:
+        for note in thread.comments:
+            if note.id == note_id:
+                return pull, note
+    return None
+
+
+obj(
+    "PullRequestReviewComment",
+    id=("ID", lambda p, a, c: p[1].node_id),
+    databaseId=("Int", lambda p, a, c: p[1].id),
+    fullDatabaseId=("BigInt", lambda p, a, c: str(p[1].id)),
+    body=("String", lambda p, a, c: p[1].body),
+    bodyText=("String", lambda p, a, c: p[1].body),
+    author=("Actor", lambda p, a, c: _actor(c.world, p[1].author)),
+    createdAt=("DateTime", lambda p, a, c: p[1].created_at),
+    updatedAt=("DateTime", lambda p, a, c: p[1].created_at),
+    url=("URI", lambda p, a, c: f"{pull_url(c.world, p[0].number)}#discussion_r{p[1].id}"),
+    path=("String", lambda p, a, c: p[1].path),
+    line=("Int", lambda p, a, c: p[1].line),
+    originalLine=("Int", lambda p, a, c: p[1].line),
+    diffHunk=("String", lambda p, a, c: p[1].diff_hunk),
+    outdated=("Boolean", lambda p, a, c: bool((t := _thread_of(*p)) and t.is_outdated)),
+    replyTo=("PullRequestReviewComment", lambda p, a, c: _note(p[0], p[1].in_reply_to)),
+    pullRequestReview=(
+        "PullRequestReview",
+        lambda p, a, c: next(((p[0], r) for r in p[0].reviews if r.id == p[1].review_id), None),
+    ),
+    pullRequest=("PullRequest", lambda p, a, c: p[0]),
+    state=("PullRequestReviewCommentState", lambda p, a, c: "SUBMITTED"),
+    viewerDidAuthor=("Boolean", lambda p, a, c: p[1].author == c.world.viewer),
+    authorAssociation=(
+        "CommentAuthorAssociation",
+        lambda p, a, c: "MEMBER" if p[1].author in c.world.collaborators else "NONE",
+    ),
+)
+
+
+def _thread_fields() -> dict[str, tuple[str, Any]]:
+    def thread(p: tuple[PullRequest, ReviewThread]) -> ReviewThread:
+        return p[1]
+
+    return {
+        "id": ("ID", lambda p, a, c: thread(p).node_id),
+        "isResolved": ("Boolean", lambda p, a, c: thread(p).is_resolved),
+        "isOutdated": ("Boolean", lambda p, a, c: thread(p).is_outdated),
+        "isCollapsed": ("Boolean", lambda p, a, c: thread(p).is_resolved),
+        "path": ("String", lambda p, a, c: thread(p).path),
+        "line": ("Int", lambda p, a, c: thread(p).line),
+        "originalLine": ("Int", lambda p, a, c: thread(p).line),
+        "startLine": ("Int", lambda p, a, c: thread(p).start_line),
+        "originalStartLine": ("Int", lambda p, a, c: thread(p).start_line),
+        "diffSide": ("DiffSide", lambda p, a, c: thread(p).diff_side),
+        "startDiffSide": (
+            "DiffSide",
+            lambda p, a, c: thread(p).diff_side if thread(p).start_line else None,
+        ),
+        "subjectType": (
+            "PullRequestReviewThreadSubjectType",
+            lambda p, a, c: "LINE" if thread(p).line else "FILE",
+        ),
+        "resolvedBy": ("User", lambda p, a, c: thread(p).resolved_by),
+        "viewerCanResolve": ("Boolean", lambda p, a, c: not thread(p).is_resolved),
+        "viewerCanUnresolve": ("Boolean", lambda p, a, c: thread(p).is_resolved),
+        "viewerCanReply": ("Boolean", lambda p, a, c: True),
+        "comments": connection(
+            "PullRequestReviewComment", lambda p, a, c: [(p[0], n) for n in thread(p).comments]
+        ),
+        "pullRequest": ("PullRequest", lambda p, a, c: p[0]),
+        "repository": ("Repository", lambda p, a, c: c.world),
+    }
+
+
+obj("PullRequestReviewThread", **_thread_fields())
+
+
+def _review_fields() -> dict[str, tuple[str, Any]]:
+    def review(p: tuple[PullRequest, Review]) -> Review:
+        return p[1]
+
+    return {
+        "id": ("ID", lambda p, a, c: review(p).node_id),
+        "databaseId": ("Int", lambda p, a, c: review(p).id),
+        "fullDatabaseId": ("BigInt", lambda p, a, c: str(review(p).id)),
+        "author": ("Actor", lambda p, a, c: _actor(c.world, review(p).author)),
+        "body": ("String", lambda p, a, c: review(p).body),
+        "bodyText": ("String", lambda p, a, c: review(p).body),
+        "state": ("PullRequestReviewState", lambda p, a, c: review(p).state),
+        "submittedAt": ("DateTime", lambda p, a, c: review(p).submitted_at),
+        "createdAt": ("DateTime", lambda p, a, c: review(p).submitted_at),
+        "url": (
+            "URI",
+            lambda p, a, c: f"{pull_url(c.world, p[0].number)}#pullrequestreview-{review(p).id}",
+        ),
+        "commit": ("Commit", lambda p, a, c: review(p).commit_id or p[0].head_sha),
+        "comments": connection(
+            "PullRequestReviewComment",
+            lambda p, a, c: [
+                (p[0], n)
+                for t in p[0].review_threads
+                for n in t.comments
+                if n.review_id == review(p).id
+            ],
+        ),
+        "pullRequest": ("PullRequest", lambda p, a, c: p[0]),
+        "authorAssociation": (
+            "CommentAuthorAssociation",
+            lambda p, a, c: "MEMBER" if review(p).author in c.world.collaborators else "NONE",
+        ),
+    }
+
+
+obj("PullRequestReview", **_review_fields())
+abstract("RequestedReviewer", ("User", "Team", "Bot", "Mannequin"))
+obj(
+    "ReviewRequest",
+    requestedReviewer=("RequestedReviewer", lambda login, a, c: _actor(c.world, login)),
+    asCodeOwner=("Boolean", lambda login, a, c: False),
+)
+obj(
+    "PullRequestChangedFile",
+    path=("String", lambda f, a, c: f.path),
+    additions=("Int", lambda f, a, c: f.additions),
+    deletions=("Int", lambda f, a, c: f.deletions),
+    changeType=(
+        "PatchStatus",
+        lambda f, a, c: {"removed": "DELETED"}.get(f.status, f.status.upper()),
+    ),
+)
+
+
+# ---------------------------------------------------------------- commits and checks
+
+
+obj(
+    "Workflow",
+    name=("String", lambda n, a, c: n),
+)
+obj(
+    "WorkflowRun",
+    databaseId=("Int", lambda r, a, c: r.id),
+    runNumber=("Int", lambda r, a, c: r.run_number),
+    event=("String", lambda r, a, c: r.event),
+    url=("URI", lambda r, a, c: f"{c.world.repository.url}/actions/runs/{r.id}"),
+    workflow=(
+        "Workflow",
+        lambda r, a, c: next((f.name for f in c.world.workflows if f.id == r.workflow_id), r.name),
+    ),
+)
+obj(
+    "App",
+    name=("String", lambda n, a, c: n),
+    slug=("String", lambda n, a, c: n),
+)
+
+
+def _suite_run(check: CheckRun, c: C) -> Any:
+    job = c.world.job(check.job_id) if check.job_id is not None else None
+    return c.world.workflow_run(job.run_id) if job is not None else None
+
+
+obj(
+    "CheckSuite",
+    app=("App", lambda ch, a, c: ch.app),
+    workflowRun=("WorkflowRun", lambda ch, a, c: _suite_run(ch, c)),
+)
+obj(
+    "CheckAnnotationPosition", line=("Int", lambda n, a, c: n), column=("Int", lambda n, a, c: None)
+)
+obj(
+    "CheckAnnotationSpan",
+    start=("CheckAnnotationPosition", lambda n, a, c: n.start_line),
+    end=("CheckAnnotationPosition", lambda n, a, c: n.end_line),
+)
+obj(
+    "CheckAnnotation",
+    path=("String", lambda n, a, c: n.path),
+    message=("String", lambda n, a, c: n.message),
+    title=("String", lambda n, a, c: n.title or None),
+    rawDetails=("String", lambda n, a, c: n.raw_details or None),
+    annotationLevel=("CheckAnnotationLevel", lambda n, a, c: n.annotation_level.upper()),
+    location=("CheckAnnotationSpan", lambda n, a, c: n),
+)
+obj(
+    "CheckRun",
+    id=("ID", lambda ch, a, c: ch.node_id),
+    databaseId=("Int", lambda ch, a, c: ch.id),
+    name=("String", lambda ch, a, c: ch.name),
+    status=("CheckStatusState", lambda ch, a, c: ch.status.upper()),
+    conclusion=("CheckConclusionState", lambda ch, a, c: (ch.conclusion or "").upper() or None),
+    startedAt=("DateTime", lambda ch, a, c: ch.started_at),
+    completedAt=("DateTime", lambda ch, a, c: ch.completed_at),
+    detailsUrl=("URI", lambda ch, a, c: check_url(c.world, ch)),
+    url=("URI", lambda ch, a, c: check_url(c.world, ch)),
+    title=("String", lambda ch, a, c: ch.output_title or None),
+    summary=("String", lambda ch, a, c: ch.output_summary or None),
+    isRequired=("Boolean", lambda ch, a, c: False),
+    checkSuite=("CheckSuite", lambda ch, a, c: ch),
+    annotations=connection("CheckAnnotation", lambda ch, a, c: list(ch.annotations)),
+)
+abstract("StatusCheckRollupContext", ("CheckRun", "StatusContext"))
+
+
+def _rollup_state(checks: list[CheckRun]) -> str:
+    buckets = {check_bucket(check_state(ch)) for ch in checks}
+    if buckets & {"fail", "cancel"}:
+        return "FAILURE"
+    if "pending" in buckets:
+        return "PENDING"
+    return "SUCCESS"
+
+
+obj(
+    "StatusCheckRollup",
+    state=("StatusState", lambda checks, a, c: _rollup_state(checks)),
+    contexts=connection(
+        "StatusCheckRollupContext", lambda checks, a, c: [Typed("CheckRun", ch) for ch in checks]
+    ),
+)
+obj(
+    "Commit",
+    oid=("GitObjectID", lambda sha, a, c: sha),
+    abbreviatedOid=("String", lambda sha, a, c: sha[:7]),
+    url=("URI", lambda sha, a, c: f"{c.world.repository.url}/commit/{sha}"),
+    messageHeadline=("String", lambda sha, a, c: _headline(c.world, sha)),
+    message=("String", lambda sha, a, c: _headline(c.world, sha)),
+    statusCheckRollup=(
+        "StatusCheckRollup",
+        lambda sha, a, c: latest_checks(c.world, sha) or None,
+    ),
+    checkSuites=connection("CheckSuite", lambda sha, a, c: latest_checks(c.world, sha)),
+)
+
+
+def _headline(world: World, sha: str) -> str:
+    pull = next((p for p in world.pull_requests if p.head_sha == sha), None)
+    return pull.title if pull else ""
+
+
+obj(
+    "PullRequestCommit",
+    commit=("Commit", lambda sha, a, c: sha),
+    id=("ID", lambda sha, a, c: f"PURC_{sha[:12]}"),
+)
+
+
+def _commits(pull: PullRequest) -> list[str]:
+    return [
+        pull.head_sha if i == pull.commits else fake_oid(pull.head_sha, i)
+        for i in range(1, pull.commits + 1)
+    ]
+
+
+# ---------------------------------------------------------------- pull requests
+
+
+def _pull_fields() -> dict[str, tuple[str, Any]]:
+    return {
+        "id": ("ID", lambda p, a, c: p.node_id),
+        "databaseId": ("Int", lambda p, a, c: pr_database_id(p.number)),
+        "fullDatabaseId": ("BigInt", lambda p, a, c: str(pr_database_id(p.number))),
+        "number": ("Int", lambda p, a, c: p.number),
+        "title": ("String", lambda p, a, c: p.title),
+        "body": ("String", lambda p, a, c: p.body),
+        "bodyText": ("String", lambda p, a, c: p.body),
+        "state": ("PullRequestState", lambda p, a, c: p.state),
+        "isDraft": ("Boolean", lambda p, a, c: p.is_draft),
+        "closed": ("Boolean", lambda p, a, c: p.state != "OPEN"),
+        "merged": ("Boolean", lambda p, a, c: p.state == "MERGED"),
+        "locked": ("Boolean", lambda p, a, c: False),
+        "url": ("URI", lambda p, a, c: pull_url(c.world, p.number)),
+        "resourcePath": ("URI", lambda p, a, c: f"/{c.full_name}/pull/{p.number}"),
+        "author": ("Actor", lambda p, a, c: _actor(c.world, p.author)),
+        "createdAt": ("DateTime", lambda p, a, c: p.created_at),
+        "updatedAt": ("DateTime", lambda p, a, c: p.updated_at),
+        "closedAt": ("DateTime", lambda p, a, c: p.closed_at),
+        "mergedAt": ("DateTime", lambda p, a, c: p.merged_at),
+        "mergedBy": ("Actor", lambda p, a, c: _actor(c.world, p.merged_by)),
+        "mergeCommit": ("Commit", lambda p, a, c: p.merge_commit_sha),
+        "mergeable": ("MergeableState", lambda p, a, c: p.mergeable),
+        "mergeStateStatus": ("MergeStateStatus", lambda p, a, c: p.merge_state_status),
+        "reviewDecision": ("PullRequestReviewDecision", lambda p, a, c: review_decision(p) or None),
+        "headRefName": ("String", lambda p, a, c: p.head_ref),
+        "headRefOid": ("GitObjectID", lambda p, a, c: p.head_sha),
+        "baseRefName": ("String", lambda p, a, c: p.base_ref),
+        "baseRefOid": ("GitObjectID", lambda p, a, c: p.base_sha),
+        "headRef": ("Ref", lambda p, a, c: p.head_ref if p.state != "MERGED" else None),
+        "baseRef": ("Ref", lambda p, a, c: p.base_ref),
+        "headRepository": ("Repository", lambda p, a, c: c.world),
+        "baseRepository": ("Repository", lambda p, a, c: c.world),
+        "repository": ("Repository", lambda p, a, c: c.world),
+        "isCrossRepository": ("Boolean", lambda p, a, c: False),
+        "additions": ("Int", lambda p, a, c: sum(f.additions for f in p.files)),
+        "deletions": ("Int", lambda p, a, c: sum(f.deletions for f in p.files)),
+        "changedFiles": ("Int", lambda p, a, c: len(p.files)),
+        "labels": connection(
+            "Label", lambda p, a, c: [x for x in (c.world.label(n) for n in p.labels) if x]
+        ),
+        "assignees": connection("User", lambda p, a, c: list(p.assignees)),
+        "milestone": (
+            "Milestone",
+            lambda p, a, c: c.world.milestone(p.milestone) if p.milestone else None,
+        ),
+        "comments": connection("IssueComment", lambda p, a, c: [(p, x) for x in p.comments]),
+        "reviews": connection(
+            "PullRequestReview",
+            lambda p, a, c: [
+                (p, r) for r in p.reviews if not a.get("states") or r.state in a["states"]
+            ],
+        ),
+        "latestReviews": connection(
+            "PullRequestReview", lambda p, a, c: [(p, r) for r in latest_reviews(p)]
+        ),
+        "latestOpinionatedReviews": connection(
+            "PullRequestReview",
+            lambda p, a, c: [
+                (p, r) for r in latest_reviews(p) if r.state in ("APPROVED", "CHANGES_REQUESTED")
+            ],
+        ),
+        "reviewRequests": connection("ReviewRequest", lambda p, a, c: list(p.requested_reviewers)),
+        "reviewThreads": connection(
+            "PullRequestReviewThread", lambda p, a, c: [(p, t) for t in p.review_threads]
+        ),
+        "files": connection("PullRequestChangedFile", lambda p, a, c: list(p.files)),
+        "commits": connection("PullRequestCommit", lambda p, a, c: _commits(p)),
+        "statusCheckRollup": (
+            "StatusCheckRollup",
+            lambda p, a, c: latest_checks(c.world, p.head_sha) or None,
+        ),
+        "closingIssuesReferences": connection(
+            "Issue", lambda p, a, c: [i for i in (c.world.issue(n) for n in p.closing_issues) if i]
+        ),
+        "projectItems": connection(
+            "ProjectV2Item", lambda p, a, c: project_items_of(c.world, "PullRequest", p.number)
+        ),
+        "autoMergeRequest": ("AutoMergeRequest", lambda p, a, c: None),
+        "viewerDidAuthor": ("Boolean", lambda p, a, c: p.author == c.world.viewer),
+        "permalink": ("URI", lambda p, a, c: pull_url(c.world, p.number)),
+    }
+
+
+obj("AutoMergeRequest", mergeMethod=("PullRequestMergeMethod", lambda m, a, c: m))
+obj("PullRequest", **_pull_fields())
+
+
+# ---------------------------------------------------------------- projects
+
+
+def project_by_number(world: World, owner: str, number: Any) -> Project:
+    project = world.project(owner, int(number))
+    if project is None:
+        raise GraphQLError(
+            f"Could not resolve to a ProjectV2 with the number {number}.", type="NOT_FOUND"
+        )
+    return project
+
+
+def project_items_of(world: World, kind: str, number: int) -> list[tuple[Project, ProjectItem]]:
+    return [
+        (p, i)
+        for p in world.projects
+        for i in p.items
+        if i.content_type == kind and i.content_number == number
+    ]
+
+
+_FIELD_TYPES = {
+    "SINGLE_SELECT": "ProjectV2SingleSelectField",
+    "ITERATION": "ProjectV2IterationField",
+}
+
+
+def _field_typed(field: Any) -> Typed:
+    return Typed(_FIELD_TYPES.get(field.data_type, "ProjectV2Field"), field)
+
+
+_FIELD_COMMON: dict[str, tuple[str, Any]] = {
+    "id": ("ID", lambda f, a, c: f.id),
+    "name": ("String", lambda f, a, c: f.name),
+    "dataType": ("ProjectV2FieldType", lambda f, a, c: f.data_type),
+}
+obj("ProjectV2Field", **_FIELD_COMMON)
+obj("ProjectV2IterationField", **_FIELD_COMMON)
+obj(
+    "ProjectV2SingleSelectFieldOption",
+    id=("String", lambda o, a, c: o.id),
+    name=("String", lambda o, a, c: o.name),
+    color=("ProjectV2SingleSelectFieldOptionColor", lambda o, a, c: o.color),
+    description=("String", lambda o, a, c: o.description),
+)
+obj(
+    "ProjectV2SingleSelectField",
+    **_FIELD_COMMON,
+    options=("[ProjectV2SingleSelectFieldOption]", lambda f, a, c: list(f.options)),
+)
+_FIELD_KINDS = ("ProjectV2Field", "ProjectV2SingleSelectField", "ProjectV2IterationField")
+abstract("ProjectV2FieldConfiguration", _FIELD_KINDS)
+abstract("ProjectV2FieldCommon", _FIELD_KINDS, **_FIELD_COMMON)
+
+
+def _values(project: Project, item: ProjectItem) -> list[Typed]:
+    typed = []
+    for field in project.fields:
+        value = item.field_values.get(field.id)
+        if value is None:
+            continue
+        if field.data_type == "SINGLE_SELECT":
+            option = next((o for o in field.options if o.id == value), None)
+            if option is not None:
+                typed.append(Typed("ProjectV2ItemFieldSingleSelectValue", (field, option)))
+        elif field.data_type == "NUMBER":
+            typed.append(Typed("ProjectV2ItemFieldNumberValue", (field, value)))
+        elif field.data_type == "DATE":
+            typed.append(Typed("ProjectV2ItemFieldDateValue", (field, value)))
+        else:
+            typed.append(Typed("ProjectV2ItemFieldTextValue", (field, value)))
+    return typed
+
+
+_VALUE_FIELD = ("ProjectV2FieldConfiguration", lambda v, a, c: _field_typed(v[0]))
+obj(
+    "ProjectV2ItemFieldSingleSelectValue",
+    name=("String", lambda v, a, c: v[1].name),
+    optionId=("String", lambda v, a, c: v[1].id),
+    field=_VALUE_FIELD,
+)
+obj("ProjectV2ItemFieldTextValue", text=("String", lambda v, a, c: str(v[1])), field=_VALUE_FIELD)
+obj("ProjectV2ItemFieldNumberValue", number=("Float", lambda v, a, c: v[1]), field=_VALUE_FIELD)
+obj("ProjectV2ItemFieldDateValue", date=("Date", lambda v, a, c: v[1]), field=_VALUE_FIELD)
+abstract(
+    "ProjectV2ItemFieldValue",
+    (
+        "ProjectV2ItemFieldSingleSelectValue",
+        "ProjectV2ItemFieldTextValue",
+        "ProjectV2ItemFieldNumberValue",
+        "ProjectV2ItemFieldDateValue",
+    ),
+)
+obj(
+    "DraftIssue",
+    id=("ID", lambda i, a, c: i.id.replace("PVTI_", "DI_")),
+    title=("String", lambda i, a, c: i.title),
+    body=("String", lambda i, a, c: ""),
+)
+abstract("ProjectV2ItemContent", ("Issue", "PullRequest", "DraftIssue"))
+
+
+def _content(world: World, item: ProjectItem) -> Typed | None:
+    if item.content_type == "DraftIssue":
+        return Typed("DraftIssue", item)
+    if item.content_type == "Issue":
+        issue = world.issue(item.content_number or 0)
+        return Typed("Issue", issue) if issue else None
+    pull = world.pull_request(item.content_number or 0)
+    return Typed("PullRequest", pull) if pull else None
+
+
+obj(
+    "ProjectV2Item",
+    id=("ID", lambda p, a, c: p[1].id),
+    type=(
+        "ProjectV2ItemType",
+        lambda p, a, c: {"Issue": "ISSUE", "PullRequest": "PULL_REQUEST"}.get(
+            p[1].content_type, "DRAFT_ISSUE"
+        ),
+    ),
+    isArchived=("Boolean", lambda p, a, c: p[1].is_archived),
+    content=("ProjectV2ItemContent", lambda p, a, c: _content(c.world, p[1])),
+    fieldValues=connection("ProjectV2ItemFieldValue", lambda p, a, c: _values(*p)),
+    fieldValueByName=(
+        "ProjectV2ItemFieldValue",
+        lambda p, a, c: next((v for v in _values(*p) if v.value[0].name == a.get("name")), None),
+    ),
+    project=("ProjectV2", lambda p, a, c: p[0]),
+)
+obj(
+    "ProjectV2",
+    id=("ID", lambda p, a, c: p.node_id),
+    number=("Int", lambda p, a, c: p.number),
+    title=("String", lambda p, a, c: p.title),
+    shortDescription=("String", lambda p, a, c: p.short_description or None),
+    readme=("String", lambda p, a, c: p.readme or None),
+    public=("Boolean", lambda p, a, c: p.public),
+    closed=("Boolean", lambda p, a, c: p.closed),
+    url=("URI", lambda p, a, c: p.url),
+    createdAt=("DateTime", lambda p, a, c: p.created_at),
+    updatedAt=("DateTime", lambda p, a, c: p.updated_at),
+    owner=("ProjectV2Owner", lambda p, a, c: _actor(c.world, p.owner)),
+    fields=connection(
+        "ProjectV2FieldConfiguration", lambda p, a, c: [_field_typed(f) for f in p.fields]
+    ),
+    field=(
+        "ProjectV2FieldConfiguration",
+        lambda p, a, c: next((_field_typed(f) for f in p.fields if f.name == a.get("name")), None),
+    ),
+    items=connection("ProjectV2Item", lambda p, a, c: [(p, i) for i in p.items]),
+)
+abstract("ProjectV2Owner", ("Organization", "User"), id=("ID", lambda v, a, c: None))
