@@ -24,11 +24,8 @@ ADAPTER = OracleAdapter()
 
 MCP_GAPS = {
     "issue.delete": "the GitHub MCP server has no tool that deletes an issue",
-    "pr.assignees.update": "sandbox issue_write rejects a pull request's number",
-    "pr.comment.reply": "add_reply_to_pull_request_comment needs a comment id the input lacks",
-    "project_v2.item.field.update": "projects_write needs owner and project number, not an id",
 }
-"""Capabilities the oracle cannot yet perform through the sandbox's MCP tools."""
+"""Capabilities no tool of the GitHub MCP server performs: an honest, documented gap."""
 
 
 def _scenario_files() -> Iterator[Any]:

@@ -162,25 +162,34 @@ MCP_EXEC_MODULE = "pytest_ghxbench.sandbox.dialects.mcp_exec"
 
 
 def run_mcp_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelope:
-    """One MCP tool call on the capability's direct route; the answer reports the
-    capability's result unless the tool reported an error when the capability would not."""
-    from pytest_ghxbench.adapters.oracle.mcp_args import mcp_call
+    """The capability's MCP calls (lookups first where the tool needs ids the input lacks, then
+    the call on its direct route); the answer reports the capability's result unless a tool
+    reported an error when the capability would not."""
+    from pytest_ghxbench.adapters.oracle.mcp_args import mcp_plan
 
     try:
         mcp_exec = importlib.import_module(MCP_EXEC_MODULE)
     except ImportError as exc:
         missing = f"the sandbox MCP executor ({MCP_EXEC_MODULE}) is not available: {exc}"
         raise NoPlan(missing) from exc
-    name, arguments = mcp_call(task, input, session.world)
+    plan = mcp_plan(task, input, session.world)
+    name, arguments = next(plan)
     expected = _expected(session.world, task, input)
-    started = time.perf_counter()
-    outcome = mcp_exec.call_tool(session.world, name, arguments)
-    elapsed = (time.perf_counter() - started) * 1000.0
-    text = str(outcome.text)
-    session._record(name, arguments, text, elapsed, not outcome.is_error)
-    if outcome.is_error and expected["ok"]:
-        message = f"MCP tool {name} failed: {text.strip()}"
-        return _answer(False, None, {"code": "UNKNOWN", "message": message})
+    while True:
+        started = time.perf_counter()
+        outcome = mcp_exec.call_tool(session.world, name, arguments)
+        elapsed = (time.perf_counter() - started) * 1000.0
+        text = str(outcome.text)
+        session._record(name, arguments, text, elapsed, not outcome.is_error)
+        if outcome.is_error:
+            if expected["ok"]:
+                message = f"MCP tool {name} failed: {text.strip()}"
+                return _answer(False, None, {"code": "UNKNOWN", "message": message})
+            break
+        try:
+            name, arguments = plan.send(text)
+        except StopIteration:
+            break
     return _answer(expected["ok"], expected["data"], expected["error"])
 
 

@@ -5,17 +5,27 @@ Translation is by name (``name`` -> ``repo``, ``prNumber`` -> ``pullNumber``, ``
 ``issue_number`` looked up in the world...), plus the few values a tool spells differently
 (closing an issue is ``issue_write`` with ``state: closed``). Only keys the tool declares are
 sent.
+
+Where the tool wants ids the capability's input does not carry, the plan looks them up first
+with read tools, as an agent would, and takes them from what those tools printed
+(:func:`mcp_plan`): a review comment's id for a reply, a project's number and the REST id of its
+item for a field update.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Generator, Mapping
 from typing import Any
 
 from pytest_ghxbench.adapters.oracle.executors import NoPlan
 from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["mcp_call"]
+__all__ = ["McpCall", "McpPlan", "mcp_call", "mcp_plan"]
+
+McpCall = tuple[str, dict[str, Any]]
+McpPlan = Generator[McpCall, str, None]
+"""Yields tool calls; each ``send`` hands back the text the previous call printed."""
 
 _RENAMED: Mapping[str, tuple[str, ...]] = {
     "name": ("repo",),
@@ -141,3 +151,82 @@ def _conform(value: Any, schema: Mapping[str, Any]) -> Any:
         folded = {str(option).casefold(): option for option in enum}
         value = folded.get(value.casefold(), value)
     return value
+
+
+def mcp_plan(task: str, input: Mapping[str, Any], world: World) -> McpPlan:
+    """The tool calls that perform ``task``: lookups first where the tool needs ids the input
+    lacks, then the call on the capability's direct route. Send each call's output text back
+    into the generator; :class:`NoPlan` when no tool serves the capability or a lookup did not
+    show what the plan needs."""
+    if task == "pr.comment.reply":
+        yield from _reply_plan(input, world)
+    elif task == "project_v2.item.field.update":
+        yield from _field_update_plan(input, world)
+    else:
+        yield mcp_call(task, input, world)
+
+
+def _shown(text: str, key: str, what: str) -> list[dict[str, Any]]:
+    try:
+        rows = json.loads(text).get(key)
+    except (json.JSONDecodeError, AttributeError):
+        rows = None
+    if not isinstance(rows, list):
+        raise NoPlan(f"the lookup for {what} printed no {key!r} list: {text[:200]}")
+    return [row for row in rows if isinstance(row, dict)]
+
+
+def _pick(rows: list[dict[str, Any]], key: str, value: Any, what: str) -> dict[str, Any]:
+    found = next((row for row in rows if row.get(key) == value), None)
+    if found is None:
+        raise NoPlan(f"the lookup did not show {what} {value!r}")
+    return found
+
+
+def _reply_plan(input: Mapping[str, Any], world: World) -> McpPlan:
+    """Read the pull request's review threads, then reply to the thread's first comment."""
+    thread_id = str(input.get("threadId"))
+    located = world.review_thread(thread_id)
+    if located is None:
+        # No lookup can find an unknown thread: the plain call shows the tool's own error.
+        yield mcp_call("pr.comment.reply", input, world)
+        return
+    repo = {"owner": world.repository.owner, "repo": world.repository.name}
+    number = located[0].number
+    listing = yield (
+        "pull_request_read",
+        {"method": "get_review_comments", **repo, "pullNumber": number, "perPage": 100},
+    )
+    thread = _pick(_shown(listing, "review_threads", thread_id), "id", thread_id, "thread")
+    comments = thread.get("comments") or []
+    if not comments:
+        raise NoPlan(f"review thread {thread_id} has no comment to reply to")
+    arguments = {**repo, "pullNumber": number, "commentId": comments[0]["id"]}
+    yield "add_reply_to_pull_request_comment", {**arguments, "body": str(input.get("body", ""))}
+
+
+def _field_value(input: Mapping[str, Any]) -> Any:
+    for key in ("valueSingleSelectOptionId", "valueText", "valueNumber", "valueDate"):
+        if input.get(key) is not None:
+            return input[key]
+    return None  # ``clear: true``: the tool clears a field given no value
+
+
+def _field_update_plan(input: Mapping[str, Any], world: World) -> McpPlan:
+    """List the owner's projects (the project's number) and the project's items (the item's REST
+    id), then update the item's field. The field keeps the node id the input gives: the sandbox's
+    tools accept a field by either id, and shipped scenarios allow three calls."""
+    project = world.project_by_node_id(str(input.get("projectId")))
+    if project is None:
+        raise NoPlan(f"project {input.get('projectId')!r} is not in the world: no owner to ask")
+    owner = {"owner": project.owner}
+    listing = yield "projects_list", {"method": "list_projects", **owner}
+    shown = _pick(_shown(listing, "projects", "projects"), "node_id", project.node_id, "project")
+    board = {**owner, "project_number": shown["number"]}
+    items = yield "projects_list", {"method": "list_project_items", **board}
+    item = _pick(_shown(items, "items", "items"), "node_id", input.get("itemId"), "item")
+    update = {"id": input.get("fieldId"), "value": _field_value(input)}
+    yield (
+        "projects_write",
+        {"method": "update_project_item", **board, "item_id": item["id"], "updated_field": update},
+    )

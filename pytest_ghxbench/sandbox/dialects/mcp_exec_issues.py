@@ -18,6 +18,7 @@ from pytest_ghxbench.sandbox.dialects.mcp_exec_base import (
     paged,
     user,
 )
+from pytest_ghxbench.sandbox.dialects.mcp_exec_issue_pr import pull_request_update
 from pytest_ghxbench.sandbox.state import Comment, Issue, World
 
 __all__ = ["ISSUE_ROUTES", "issue_object", "repo_input"]
@@ -274,6 +275,11 @@ def issue_create(call: ToolCall, args: dict[str, Any]) -> Any:
 def issue_update(call: ToolCall, args: dict[str, Any]) -> Any:
     if args.get("issue_number") is None:
         raise call.fail("missing required parameter: issue_number")
+    number = int(args["issue_number"])
+    pull = call.world.pull_request(number) if call.world.issue(number) is None else None
+    if pull is not None:
+        call.run("pr.view", {**repo_input(args), "prNumber": number})
+        return pull_request_update(call, args, pull)
     issue = _viewed(call, args)
     node = issue.node_id
     edits = {key: args[key] for key in ("title", "body") if args.get(key) is not None}
