@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter
-from pytest_ghxbench.adapters.oracle.plans import GH_PLANS
 from pytest_ghxbench.api import RunRequest, RunResult
 from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
@@ -81,8 +80,6 @@ def _known_gap(scenario: Any, mode: str) -> str | None:
     if scenario.kind == "workflow" and not scenario.oracle:
         return "workflow scenario has no oracle steps"
     for task in _tasks(scenario):
-        if mode == "agent_direct" and task not in GH_PLANS:
-            return f"no gh plan for {task} (needs gh api or gh project)"
         if mode == "mcp" and task in MCP_GAPS:
             return f"{task}: {MCP_GAPS[task]}"
     return None

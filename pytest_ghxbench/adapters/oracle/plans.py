@@ -1,11 +1,10 @@
 """The oracle's ``gh`` plans: the command lines that perform each capability with the GitHub
-CLI, built from the capability's input.
+CLI, built from the capability's input: porcelain commands (``gh issue``, ``gh pr``...) here,
+and ``gh api`` / ``gh project`` where gh has no porcelain command (:mod:`.plans_api`).
 
 Capabilities keyed by GraphQL node id (``issueId``) name their issue by number on the command
 line, as a real agent would after reading it; the oracle looks the number up in the world it
-acts on. Capabilities with no entry in :data:`GH_PLANS` need ``gh api`` (GraphQL mutations,
-REST paths with no subcommand) or ``gh project``, which the sandbox's gh does not serve yet;
-:func:`gh_plan` raises :class:`NoPlan` for them.
+acts on. Capabilities with no entry in :data:`GH_PLANS` make :func:`gh_plan` raise :class:`NoPlan`.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pytest_ghxbench.adapters.oracle.executors import NoPlan, compact_json
+from pytest_ghxbench.adapters.oracle.plans_api import API_PLANS
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["GH_PLANS", "gh_plan", "reports_by_exit_status", "unsupported_capabilities"]
@@ -219,7 +219,7 @@ def _runs_list(i: Mapping[str, Any], w: World) -> list[Argv]:
     return [argv]
 
 
-GH_PLANS: Mapping[str, Plan] = {
+_PORCELAIN_PLANS: Mapping[str, Plan] = {
     "repo.view": lambda i, w: [["repo", "view", f"{i['owner']}/{i['name']}"]],
     "repo.labels.list": lambda i, w: [["label", "list", *_repo(i), *_limit(i)]],
     "issue.view": lambda i, w: [["issue", "view", str(i["issueNumber"]), *_repo(i)]],
@@ -285,6 +285,8 @@ GH_PLANS: Mapping[str, Plan] = {
         ["run", "view", "--job", str(i["jobId"]), "--log-failed", *_repo(i)]
     ],
 }
+
+GH_PLANS: Mapping[str, Plan] = {**_PORCELAIN_PLANS, **API_PLANS}
 """Capability id -> the gh command lines (without the leading ``gh``) that perform it."""
 
 
