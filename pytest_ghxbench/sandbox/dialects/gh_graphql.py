@@ -1,11 +1,5 @@
-"""The sandbox's GraphQL endpoint (``gh api graphql``): a schema-driven executor.
-
-Types are registered in :data:`SCHEMA` by :mod:`.gh_graphql_types` and
-:mod:`.gh_graphql_mutations`: each object type maps field names to a :class:`FieldDef` (the
-GraphQL return type and a resolver ``(parent, arguments, context) -> value``). A field whose
-type names an object type is resolved further with the query's sub-selection; any other type
-name is a scalar or enum. Abstract types (interfaces and unions) list their possible types,
-and their resolvers return :class:`Typed` values so fragments can pick the concrete type.
+"""The sandbox's GraphQL endpoint (``gh api graphql``): validation and execution of queries
+and mutations against the types of :mod:`.gh_graphql_schema`.
 
 A query is validated before anything runs (unknown fields, selections on scalars, missing
 selections, unknown fragment types), so a mistyped mutation changes nothing, and the errors
@@ -15,8 +9,8 @@ of them is required when ``nodes`` or ``edges`` are selected.
 
 from __future__ import annotations
 
-import base64
-from collections.abc import Callable, Mapping, Sequence
+import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,165 +26,16 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql_parse import (
     Variable,
     parse_document,
 )
-
-__all__ = [
-    "FIELD_KEY",
-    "SCHEMA",
-    "AbstractDef",
-    "FieldDef",
-    "GraphQLError",
-    "ObjectDef",
-    "Page",
-    "Typed",
-    "connection",
-    "execute",
-    "obj",
-]
-
-Resolver = Callable[[Any, dict[str, Any], GhContext], Any]
-FIELD_KEY = "__field__"
-"""Resolvers find the queried field's name under this key of their arguments (for messages)."""
-
-
-class GraphQLError(Exception):
-    """An error for the response's ``errors`` list (``type`` is e.g. ``NOT_FOUND``)."""
-
-    def __init__(self, message: str, *, type: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.type = type
-
-
-@dataclass(frozen=True)
-class FieldDef:
-    type: str
-    resolve: Resolver
-
-
-@dataclass
-class ObjectDef:
-    name: str
-    fields: dict[str, FieldDef]
-
-
-@dataclass
-class AbstractDef:
-    name: str
-    fields: dict[str, FieldDef]
-    possible: tuple[str, ...]
-
-
-SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
-
-
-@dataclass(frozen=True)
-class Typed:
-    """A value of an abstract type, tagged with its concrete type name."""
-
-    typename: str
-    value: Any
-
-
-def obj(name: str, /, **fields: tuple[str, Resolver]) -> ObjectDef:
-    """Register (or extend) object type ``name``."""
-    existing = SCHEMA.get(name)
-    definition = existing if isinstance(existing, ObjectDef) else ObjectDef(name, {})
-    definition.fields.update({key: FieldDef(t, r) for key, (t, r) in fields.items()})
-    SCHEMA[name] = definition
-    return definition
-
-
-def abstract(name: str, possible: Sequence[str], /, **fields: tuple[str, Resolver]) -> None:
-    """Register interface or union ``name``; its own fields resolve via the concrete type."""
-    SCHEMA[name] = AbstractDef(
-        name, {key: FieldDef(t, r) for key, (t, r) in fields.items()}, tuple(possible)
-    )
-
-
-# ---------------------------------------------------------------- connections
-
-
-def _cursor(offset: int) -> str:
-    return base64.b64encode(f"cursor:v2:{offset}".encode()).decode()
-
-
-def _offset(cursor: Any, name: str) -> int:
-    try:
-        text = base64.b64decode(str(cursor).encode(), validate=True).decode()
-        prefix, _, number = text.rpartition(":")
-        if prefix == "cursor:v2":
-            return int(number)
-    except (ValueError, UnicodeDecodeError):
-        pass
-    raise GraphQLError(f"`{cursor}` does not appear to be a valid cursor.")
-
-
-@dataclass
-class Page:
-    """One page of a connection (``first``/``after`` or ``last``/``before``)."""
-
-    items: list[Any]
-    start: int
-    total: int
-    has_next: bool
-    has_previous: bool
-
-
-def _page(items: list[Any], args: Mapping[str, Any], name: str) -> Page:
-    first, last = args.get("first"), args.get("last")
-    for key, value in (("first", first), ("last", last)):
-        if value is not None and not 0 <= int(value) <= 100:
-            raise GraphQLError(
-                f"Requesting {value} records on the `{name}` connection exceeds the `{key}` "
-                "limit of 100 records."
-            )
-    start, end = 0, len(items)
-    if args.get("after") is not None:
-        start = _offset(args["after"], name) + 1
-    if args.get("before") is not None:
-        end = min(end, _offset(args["before"], name))
-    if first is not None:
-        end = min(end, start + int(first))
-    if last is not None:
-        start = max(start, end - int(last))
-    return Page(items[start:end], start, len(items), end < len(items), start > 0)
-
-
-def connection(
-    item_type: str, items: Callable[[Any, dict[str, Any], GhContext], list[Any]]
-) -> tuple[str, Resolver]:
-    """A ``<Item>Connection`` field whose items come from ``items(parent, args, context)``."""
-    name = f"{item_type}Connection"
-    if name not in SCHEMA:
-        edge = f"{item_type}Edge"
-        obj(
-            edge,
-            node=(item_type, lambda pair, a, c: pair[1]),
-            cursor=("String", lambda pair, a, c: _cursor(pair[0])),
-        )
-        obj(
-            name,
-            nodes=(f"[{item_type}]", lambda page, a, c: list(page.items)),
-            edges=(
-                f"[{edge}]",
-                lambda page, a, c: [(page.start + i, x) for i, x in enumerate(page.items)],
-            ),
-            totalCount=("Int", lambda page, a, c: page.total),
-            pageInfo=("PageInfo", lambda page, a, c: page),
-        )
-    return name, lambda parent, args, ctx: _page(
-        items(parent, args, ctx), args, str(args.get(FIELD_KEY, ""))
-    )
-
-
-obj(
-    "PageInfo",
-    hasNextPage=("Boolean", lambda p, a, c: p.has_next),
-    hasPreviousPage=("Boolean", lambda p, a, c: p.has_previous),
-    endCursor=("String", lambda p, a, c: _cursor(p.start + len(p.items) - 1) if p.items else None),
-    startCursor=("String", lambda p, a, c: _cursor(p.start) if p.items else None),
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+    FIELD_KEY,
+    SCHEMA,
+    AbstractDef,
+    FieldDef,
+    GraphQLError,
+    Typed,
 )
 
+__all__ = ["execute"]
 
 # ---------------------------------------------------------------- validation
 
@@ -513,9 +358,18 @@ def execute(
 _LOADED = False
 
 
+_TYPE_MODULES = (
+    "gh_graphql_types",
+    "gh_graphql_repo",
+    "gh_graphql_mutations",
+    "gh_graphql_mutations_pr",
+)
+"""Modules that register types when imported, in order (types before the mutations)."""
+
+
 def _load_types() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        import pytest_ghxbench.sandbox.dialects.gh_graphql_mutations
-        import pytest_ghxbench.sandbox.dialects.gh_graphql_types  # noqa: F401
+        for module in _TYPE_MODULES:
+            importlib.import_module(f"{__package__}.{module}")

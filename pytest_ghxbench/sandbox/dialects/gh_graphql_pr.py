@@ -1,13 +1,18 @@
-"""GraphQL types for pull requests (reviews, review threads and comments, files, commits,
-check runs and their annotations) and Projects v2 boards."""
+"""GraphQL types for pull requests: reviews, review threads and their comments, review
+requests, changed files and commits (checks are in :mod:`.gh_graphql_checks`, projects in
+:mod:`.gh_graphql_projects`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.actions import check_url, latest_checks
+from pytest_ghxbench.sandbox.capabilities.actions import latest_checks
+
+# Imported for its side effect: it registers the Commit and CheckRun types our fields return.
+from pytest_ghxbench.sandbox.dialects import gh_graphql_checks  # noqa: F401
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql import (
+from pytest_ghxbench.sandbox.dialects.gh_graphql_projects import project_items_of
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
     GraphQLError,
     Typed,
     abstract,
@@ -15,17 +20,12 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql import (
     obj,
 )
 from pytest_ghxbench.sandbox.dialects.gh_render import (
-    check_bucket,
-    check_state,
     fake_oid,
     latest_reviews,
     pr_database_id,
     review_decision,
 )
 from pytest_ghxbench.sandbox.state import (
-    CheckRun,
-    Project,
-    ProjectItem,
     PullRequest,
     Review,
     ReviewComment,
@@ -33,7 +33,7 @@ from pytest_ghxbench.sandbox.state import (
     World,
 )
 
-__all__ = ["find_pr_node", "project_by_number", "project_items_of", "pull_by_number", "repo_pulls"]
+__all__ = ["find_pr_node", "pull_by_number", "repo_pulls"]
 
 A = dict[str, Any]
 C = GhContext
@@ -241,119 +241,7 @@ obj(
 )
 
 
-# ---------------------------------------------------------------- commits and checks
-
-
-obj(
-    "Workflow",
-    name=("String", lambda n, a, c: n),
-)
-obj(
-    "WorkflowRun",
-    databaseId=("Int", lambda r, a, c: r.id),
-    runNumber=("Int", lambda r, a, c: r.run_number),
-    event=("String", lambda r, a, c: r.event),
-    url=("URI", lambda r, a, c: f"{c.world.repository.url}/actions/runs/{r.id}"),
-    workflow=(
-        "Workflow",
-        lambda r, a, c: next((f.name for f in c.world.workflows if f.id == r.workflow_id), r.name),
-    ),
-)
-obj(
-    "App",
-    name=("String", lambda n, a, c: n),
-    slug=("String", lambda n, a, c: n),
-)
-
-
-def _suite_run(check: CheckRun, c: C) -> Any:
-    job = c.world.job(check.job_id) if check.job_id is not None else None
-    return c.world.workflow_run(job.run_id) if job is not None else None
-
-
-obj(
-    "CheckSuite",
-    app=("App", lambda ch, a, c: ch.app),
-    workflowRun=("WorkflowRun", lambda ch, a, c: _suite_run(ch, c)),
-)
-obj(
-    "CheckAnnotationPosition", line=("Int", lambda n, a, c: n), column=("Int", lambda n, a, c: None)
-)
-obj(
-    "CheckAnnotationSpan",
-    start=("CheckAnnotationPosition", lambda n, a, c: n.start_line),
-    end=("CheckAnnotationPosition", lambda n, a, c: n.end_line),
-)
-obj(
-    "CheckAnnotation",
-    path=("String", lambda n, a, c: n.path),
-    message=("String", lambda n, a, c: n.message),
-    title=("String", lambda n, a, c: n.title or None),
-    rawDetails=("String", lambda n, a, c: n.raw_details or None),
-    annotationLevel=("CheckAnnotationLevel", lambda n, a, c: n.annotation_level.upper()),
-    location=("CheckAnnotationSpan", lambda n, a, c: n),
-)
-obj(
-    "CheckRun",
-    id=("ID", lambda ch, a, c: ch.node_id),
-    databaseId=("Int", lambda ch, a, c: ch.id),
-    name=("String", lambda ch, a, c: ch.name),
-    status=("CheckStatusState", lambda ch, a, c: ch.status.upper()),
-    conclusion=("CheckConclusionState", lambda ch, a, c: (ch.conclusion or "").upper() or None),
-    startedAt=("DateTime", lambda ch, a, c: ch.started_at),
-    completedAt=("DateTime", lambda ch, a, c: ch.completed_at),
-    detailsUrl=("URI", lambda ch, a, c: check_url(c.world, ch)),
-    url=("URI", lambda ch, a, c: check_url(c.world, ch)),
-    title=("String", lambda ch, a, c: ch.output_title or None),
-    summary=("String", lambda ch, a, c: ch.output_summary or None),
-    isRequired=("Boolean", lambda ch, a, c: False),
-    checkSuite=("CheckSuite", lambda ch, a, c: ch),
-    annotations=connection("CheckAnnotation", lambda ch, a, c: list(ch.annotations)),
-)
-abstract("StatusCheckRollupContext", ("CheckRun", "StatusContext"))
-
-
-def _rollup_state(checks: list[CheckRun]) -> str:
-    buckets = {check_bucket(check_state(ch)) for ch in checks}
-    if buckets & {"fail", "cancel"}:
-        return "FAILURE"
-    if "pending" in buckets:
-        return "PENDING"
-    return "SUCCESS"
-
-
-obj(
-    "StatusCheckRollup",
-    state=("StatusState", lambda checks, a, c: _rollup_state(checks)),
-    contexts=connection(
-        "StatusCheckRollupContext", lambda checks, a, c: [Typed("CheckRun", ch) for ch in checks]
-    ),
-)
-obj(
-    "Commit",
-    oid=("GitObjectID", lambda sha, a, c: sha),
-    abbreviatedOid=("String", lambda sha, a, c: sha[:7]),
-    url=("URI", lambda sha, a, c: f"{c.world.repository.url}/commit/{sha}"),
-    messageHeadline=("String", lambda sha, a, c: _headline(c.world, sha)),
-    message=("String", lambda sha, a, c: _headline(c.world, sha)),
-    statusCheckRollup=(
-        "StatusCheckRollup",
-        lambda sha, a, c: latest_checks(c.world, sha) or None,
-    ),
-    checkSuites=connection("CheckSuite", lambda sha, a, c: latest_checks(c.world, sha)),
-)
-
-
-def _headline(world: World, sha: str) -> str:
-    pull = next((p for p in world.pull_requests if p.head_sha == sha), None)
-    return pull.title if pull else ""
-
-
-obj(
-    "PullRequestCommit",
-    commit=("Commit", lambda sha, a, c: sha),
-    id=("ID", lambda sha, a, c: f"PURC_{sha[:12]}"),
-)
+# ---------------------------------------------------------------- pull requests
 
 
 def _commits(pull: PullRequest) -> list[str]:
@@ -361,9 +249,6 @@ def _commits(pull: PullRequest) -> list[str]:
         pull.head_sha if i == pull.commits else fake_oid(pull.head_sha, i)
         for i in range(1, pull.commits + 1)
     ]
-
-
-# ---------------------------------------------------------------- pull requests
 
 
 def _pull_fields() -> dict[str, tuple[str, Any]]:
@@ -453,158 +338,3 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
 
 obj("AutoMergeRequest", mergeMethod=("PullRequestMergeMethod", lambda m, a, c: m))
 obj("PullRequest", **_pull_fields())
-
-
-# ---------------------------------------------------------------- projects
-
-
-def project_by_number(world: World, owner: str, number: Any) -> Project:
-    project = world.project(owner, int(number))
-    if project is None:
-        raise GraphQLError(
-            f"Could not resolve to a ProjectV2 with the number {number}.", type="NOT_FOUND"
-        )
-    return project
-
-
-def project_items_of(world: World, kind: str, number: int) -> list[tuple[Project, ProjectItem]]:
-    return [
-        (p, i)
-        for p in world.projects
-        for i in p.items
-        if i.content_type == kind and i.content_number == number
-    ]
-
-
-_FIELD_TYPES = {
-    "SINGLE_SELECT": "ProjectV2SingleSelectField",
-    "ITERATION": "ProjectV2IterationField",
-}
-
-
-def _field_typed(field: Any) -> Typed:
-    return Typed(_FIELD_TYPES.get(field.data_type, "ProjectV2Field"), field)
-
-
-_FIELD_COMMON: dict[str, tuple[str, Any]] = {
-    "id": ("ID", lambda f, a, c: f.id),
-    "name": ("String", lambda f, a, c: f.name),
-    "dataType": ("ProjectV2FieldType", lambda f, a, c: f.data_type),
-}
-obj("ProjectV2Field", **_FIELD_COMMON)
-obj("ProjectV2IterationField", **_FIELD_COMMON)
-obj(
-    "ProjectV2SingleSelectFieldOption",
-    id=("String", lambda o, a, c: o.id),
-    name=("String", lambda o, a, c: o.name),
-    color=("ProjectV2SingleSelectFieldOptionColor", lambda o, a, c: o.color),
-    description=("String", lambda o, a, c: o.description),
-)
-obj(
-    "ProjectV2SingleSelectField",
-    **_FIELD_COMMON,
-    options=("[ProjectV2SingleSelectFieldOption]", lambda f, a, c: list(f.options)),
-)
-_FIELD_KINDS = ("ProjectV2Field", "ProjectV2SingleSelectField", "ProjectV2IterationField")
-abstract("ProjectV2FieldConfiguration", _FIELD_KINDS)
-abstract("ProjectV2FieldCommon", _FIELD_KINDS, **_FIELD_COMMON)
-
-
-def _values(project: Project, item: ProjectItem) -> list[Typed]:
-    typed = []
-    for field in project.fields:
-        value = item.field_values.get(field.id)
-        if value is None:
-            continue
-        if field.data_type == "SINGLE_SELECT":
-            option = next((o for o in field.options if o.id == value), None)
-            if option is not None:
-                typed.append(Typed("ProjectV2ItemFieldSingleSelectValue", (field, option)))
-        elif field.data_type == "NUMBER":
-            typed.append(Typed("ProjectV2ItemFieldNumberValue", (field, value)))
-        elif field.data_type == "DATE":
-            typed.append(Typed("ProjectV2ItemFieldDateValue", (field, value)))
-        else:
-            typed.append(Typed("ProjectV2ItemFieldTextValue", (field, value)))
-    return typed
-
-
-_VALUE_FIELD = ("ProjectV2FieldConfiguration", lambda v, a, c: _field_typed(v[0]))
-obj(
-    "ProjectV2ItemFieldSingleSelectValue",
-    name=("String", lambda v, a, c: v[1].name),
-    optionId=("String", lambda v, a, c: v[1].id),
-    field=_VALUE_FIELD,
-)
-obj("ProjectV2ItemFieldTextValue", text=("String", lambda v, a, c: str(v[1])), field=_VALUE_FIELD)
-obj("ProjectV2ItemFieldNumberValue", number=("Float", lambda v, a, c: v[1]), field=_VALUE_FIELD)
-obj("ProjectV2ItemFieldDateValue", date=("Date", lambda v, a, c: v[1]), field=_VALUE_FIELD)
-abstract(
-    "ProjectV2ItemFieldValue",
-    (
-        "ProjectV2ItemFieldSingleSelectValue",
-        "ProjectV2ItemFieldTextValue",
-        "ProjectV2ItemFieldNumberValue",
-        "ProjectV2ItemFieldDateValue",
-    ),
-)
-obj(
-    "DraftIssue",
-    id=("ID", lambda i, a, c: i.id.replace("PVTI_", "DI_")),
-    title=("String", lambda i, a, c: i.title),
-    body=("String", lambda i, a, c: ""),
-)
-abstract("ProjectV2ItemContent", ("Issue", "PullRequest", "DraftIssue"))
-
-
-def _content(world: World, item: ProjectItem) -> Typed | None:
-    if item.content_type == "DraftIssue":
-        return Typed("DraftIssue", item)
-    if item.content_type == "Issue":
-        issue = world.issue(item.content_number or 0)
-        return Typed("Issue", issue) if issue else None
-    pull = world.pull_request(item.content_number or 0)
-    return Typed("PullRequest", pull) if pull else None
-
-
-obj(
-    "ProjectV2Item",
-    id=("ID", lambda p, a, c: p[1].id),
-    type=(
-        "ProjectV2ItemType",
-        lambda p, a, c: {"Issue": "ISSUE", "PullRequest": "PULL_REQUEST"}.get(
-            p[1].content_type, "DRAFT_ISSUE"
-        ),
-    ),
-    isArchived=("Boolean", lambda p, a, c: p[1].is_archived),
-    content=("ProjectV2ItemContent", lambda p, a, c: _content(c.world, p[1])),
-    fieldValues=connection("ProjectV2ItemFieldValue", lambda p, a, c: _values(*p)),
-    fieldValueByName=(
-        "ProjectV2ItemFieldValue",
-        lambda p, a, c: next((v for v in _values(*p) if v.value[0].name == a.get("name")), None),
-    ),
-    project=("ProjectV2", lambda p, a, c: p[0]),
-)
-obj(
-    "ProjectV2",
-    id=("ID", lambda p, a, c: p.node_id),
-    number=("Int", lambda p, a, c: p.number),
-    title=("String", lambda p, a, c: p.title),
-    shortDescription=("String", lambda p, a, c: p.short_description or None),
-    readme=("String", lambda p, a, c: p.readme or None),
-    public=("Boolean", lambda p, a, c: p.public),
-    closed=("Boolean", lambda p, a, c: p.closed),
-    url=("URI", lambda p, a, c: p.url),
-    createdAt=("DateTime", lambda p, a, c: p.created_at),
-    updatedAt=("DateTime", lambda p, a, c: p.updated_at),
-    owner=("ProjectV2Owner", lambda p, a, c: _actor(c.world, p.owner)),
-    fields=connection(
-        "ProjectV2FieldConfiguration", lambda p, a, c: [_field_typed(f) for f in p.fields]
-    ),
-    field=(
-        "ProjectV2FieldConfiguration",
-        lambda p, a, c: next((_field_typed(f) for f in p.fields if f.name == a.get("name")), None),
-    ),
-    items=connection("ProjectV2Item", lambda p, a, c: [(p, i) for i in p.items]),
-)
-abstract("ProjectV2Owner", ("Organization", "User"), id=("ID", lambda v, a, c: None))

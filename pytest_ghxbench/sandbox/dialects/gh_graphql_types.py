@@ -1,14 +1,15 @@
-"""GraphQL types of the sandbox's endpoint: the query root, repositories, users, labels,
-milestones, issue types, issues, comments and releases (pull requests, reviews, checks and
-projects are in :mod:`.gh_graphql_pr`). Field names and types follow GitHub's schema."""
+"""GraphQL types of the sandbox's endpoint: node lookup, users and other actors, labels,
+milestones, issue types, issues and comments. The query root, repositories and releases are in
+:mod:`.gh_graphql_repo`, pull requests in :mod:`.gh_graphql_pr`. Field names and types follow
+GitHub's schema."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.dialects import gh_graphql_pr
+from pytest_ghxbench.sandbox.dialects import gh_graphql_pr, gh_graphql_projects
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql import (
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
     GraphQLError,
     Typed,
     abstract,
@@ -16,9 +17,9 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql import (
     obj,
 )
 from pytest_ghxbench.sandbox.dialects.gh_render import issue_database_id, user_id
-from pytest_ghxbench.sandbox.state import Comment, Issue, Label, PullRequest, Release, World
+from pytest_ghxbench.sandbox.state import Comment, Issue, Label, PullRequest, World
 
-__all__ = ["actor", "find_node", "issue_url", "label_node", "user_node"]
+__all__ = ["actor", "find_node", "issue_by_number", "issue_url", "label_node", "user_node"]
 
 A = dict[str, Any]
 C = GhContext
@@ -195,7 +196,7 @@ def _comment_fields() -> dict[str, tuple[str, Any]]:
 obj("IssueComment", **_comment_fields())
 
 
-def _issue_by_number(world: World, number: Any) -> Issue:
+def issue_by_number(world: World, number: Any) -> Issue:
     issue = world.issue(int(number))
     if issue is None:
         raise GraphQLError(
@@ -290,252 +291,9 @@ obj(
         "PullRequest", lambda i, a, c: c.world.linked_pull_requests(i.number)
     ),
     projectItems=connection(
-        "ProjectV2Item", lambda i, a, c: gh_graphql_pr.project_items_of(c.world, "Issue", i.number)
+        "ProjectV2Item",
+        lambda i, a, c: gh_graphql_projects.project_items_of(c.world, "Issue", i.number),
     ),
     repository=("Repository", lambda i, a, c: c.world),
     viewerCanUpdate=("Boolean", lambda i, a, c: True),
-)
-
-
-# ---------------------------------------------------------------- releases
-
-
-def _release_url(world: World, release: Release) -> str:
-    from pytest_ghxbench.sandbox.dialects.gh_release import release_url
-
-    return release_url(world, release)
-
-
-obj(
-    "Release",
-    id=("ID", lambda r, a, c: r.node_id),
-    databaseId=("Int", lambda r, a, c: r.id),
-    name=("String", lambda r, a, c: r.name or None),
-    tagName=("String", lambda r, a, c: r.tag_name),
-    description=("String", lambda r, a, c: r.body),
-    isDraft=("Boolean", lambda r, a, c: r.draft),
-    isPrerelease=("Boolean", lambda r, a, c: r.prerelease),
-    isLatest=("Boolean", lambda r, a, c: r is _latest_release(c.world)),
-    url=("URI", lambda r, a, c: _release_url(c.world, r)),
-    createdAt=("DateTime", lambda r, a, c: r.created_at),
-    publishedAt=("DateTime", lambda r, a, c: r.published_at),
-    author=("User", lambda r, a, c: r.author or None),
-)
-
-
-def _latest_release(world: World) -> Release | None:
-    published = [r for r in world.releases if not r.draft and not r.prerelease]
-    return max(published, key=lambda r: r.published_at or "", default=None)
-
-
-# ---------------------------------------------------------------- repository
-
-
-def _states(args: A, default: tuple[str, ...]) -> set[str]:
-    states = args.get("states")
-    if states is None:
-        return set(default)
-    return {str(s) for s in (states if isinstance(states, list) else [states])}
-
-
-def _order(items: list[Any], args: A, default_desc: bool = False) -> list[Any]:
-    order = args.get("orderBy") or {}
-    field = str(order.get("field", "CREATED_AT"))
-    key = {"UPDATED_AT": "updated_at", "CREATED_AT": "created_at"}.get(field, "created_at")
-    desc = str(order.get("direction", "DESC" if default_desc else "ASC")) == "DESC"
-    return sorted(items, key=lambda x: (getattr(x, key, ""), getattr(x, "number", 0)), reverse=desc)
-
-
-def _repo_issues(world: World, args: A) -> list[Issue]:
-    states = _states(args, ("OPEN", "CLOSED"))
-    labels = {str(n).casefold() for n in args.get("labels") or []}
-    chosen = [
-        i for i in world.issues if i.state in states and labels <= {n.casefold() for n in i.labels}
-    ]
-    filters = args.get("filterBy") or {}
-    if filters.get("assignee"):
-        chosen = [i for i in chosen if filters["assignee"] in i.assignees]
-    return _order(chosen, args)
-
-
-def _repo_field(world: World, owner: Any, name: Any) -> World:
-    repo = world.repository
-    if (str(owner).casefold(), str(name).casefold()) != (
-        repo.owner.casefold(),
-        repo.name.casefold(),
-    ):
-        raise GraphQLError(
-            f"Could not resolve to a Repository with the name '{owner}/{name}'.", type="NOT_FOUND"
-        )
-    return world
-
-
-obj(
-    "Ref",
-    name=("String", lambda r, a, c: r),
-    prefix=("String", lambda r, a, c: "refs/heads/"),
-    target=(
-        "Commit",
-        lambda r, a, c: next((b.sha for b in c.world.repository.branches if b.name == r), ""),
-    ),
-)
-obj(
-    "Language",
-    name=("String", lambda n, a, c: n),
-)
-obj(
-    "License",
-    key=("String", lambda n, a, c: n.lower()),
-    name=("String", lambda n, a, c: n),
-    spdxId=("String", lambda n, a, c: n),
-)
-obj("Topic", name=("String", lambda n, a, c: n))
-obj("RepositoryTopic", topic=("Topic", lambda n, a, c: n))
-
-obj(
-    "Repository",
-    id=("ID", lambda w, a, c: w.repository.node_id),
-    databaseId=("Int", lambda w, a, c: 700_000_001),
-    name=("String", lambda w, a, c: w.repository.name),
-    nameWithOwner=("String", lambda w, a, c: w.repository.full_name),
-    owner=("RepositoryOwner", lambda w, a, c: actor(w, w.repository.owner)),
-    description=("String", lambda w, a, c: w.repository.description or None),
-    homepageUrl=("URI", lambda w, a, c: w.repository.homepage_url or None),
-    url=("URI", lambda w, a, c: w.repository.url),
-    isPrivate=("Boolean", lambda w, a, c: w.repository.is_private),
-    isArchived=("Boolean", lambda w, a, c: w.repository.is_archived),
-    visibility=("RepositoryVisibility", lambda w, a, c: w.repository.visibility),
-    hasIssuesEnabled=("Boolean", lambda w, a, c: w.repository.has_issues_enabled),
-    stargazerCount=("Int", lambda w, a, c: w.repository.stargazer_count),
-    forkCount=("Int", lambda w, a, c: w.repository.fork_count),
-    createdAt=("DateTime", lambda w, a, c: w.repository.created_at),
-    pushedAt=("DateTime", lambda w, a, c: w.repository.pushed_at),
-    updatedAt=("DateTime", lambda w, a, c: w.repository.pushed_at),
-    defaultBranchRef=("Ref", lambda w, a, c: w.repository.default_branch),
-    primaryLanguage=("Language", lambda w, a, c: w.repository.primary_language),
-    licenseInfo=("License", lambda w, a, c: w.repository.license),
-    repositoryTopics=connection("RepositoryTopic", lambda w, a, c: list(w.repository.topics)),
-    issue=("Issue", lambda w, a, c: _issue_by_number(w, a["number"])),
-    pullRequest=("PullRequest", lambda w, a, c: gh_graphql_pr.pull_by_number(w, a["number"])),
-    issueOrPullRequest=("IssueOrPullRequest", lambda w, a, c: _issue_or_pull(w, a["number"])),
-    issues=connection("Issue", lambda w, a, c: _repo_issues(w, a)),
-    pullRequests=connection("PullRequest", lambda w, a, c: gh_graphql_pr.repo_pulls(w, a)),
-    labels=connection(
-        "Label",
-        lambda w, a, c: [
-            lab for lab in w.labels if str(a.get("query") or "").casefold() in lab.name.casefold()
-        ],
-    ),
-    label=("Label", lambda w, a, c: w.label(str(a["name"]))),
-    milestones=connection(
-        "Milestone",
-        lambda w, a, c: [m for m in w.milestones if m.state in _states(a, ("OPEN", "CLOSED"))],
-    ),
-    milestone=("Milestone", lambda w, a, c: w.milestone(int(a["number"]))),
-    issueTypes=connection("IssueType", lambda w, a, c: [t for t in w.issue_types if t.is_enabled]),
-    releases=connection(
-        "Release", lambda w, a, c: sorted(w.releases, key=lambda r: r.created_at, reverse=True)
-    ),
-    release=(
-        "Release",
-        lambda w, a, c: next((r for r in w.releases if r.tag_name == a["tagName"]), None),
-    ),
-    latestRelease=("Release", lambda w, a, c: _latest_release(w)),
-    assignableUsers=connection("User", lambda w, a, c: list(w.collaborators)),
-    collaborators=connection("User", lambda w, a, c: list(w.collaborators)),
-    projectsV2=connection(
-        "ProjectV2", lambda w, a, c: [p for p in w.projects if p.owner == w.repository.owner]
-    ),
-    projectV2=(
-        "ProjectV2",
-        lambda w, a, c: gh_graphql_pr.project_by_number(w, w.repository.owner, a["number"]),
-    ),
-    viewerPermission=("RepositoryPermission", lambda w, a, c: "WRITE"),
-)
-
-
-def _issue_or_pull(world: World, number: Any) -> Typed:
-    issue = world.issue(int(number))
-    if issue is not None:
-        return Typed("Issue", issue)
-    pull = world.pull_request(int(number))
-    if pull is not None:
-        return Typed("PullRequest", pull)
-    raise GraphQLError(
-        f"Could not resolve to an issue or pull request with the number of {number}.",
-        type="NOT_FOUND",
-    )
-
-
-abstract(
-    "IssueOrPullRequest",
-    ("Issue", "PullRequest"),
-)
-_NODE_TYPES = (
-    "Issue", "PullRequest", "User", "Bot", "Organization", "Label", "Milestone", "IssueType",
-    "IssueComment", "Release", "Repository", "PullRequestReviewThread",
-    "PullRequestReviewComment", "PullRequestReview", "ProjectV2", "ProjectV2Item", "CheckRun",
-)  # fmt: skip
-abstract("Node", _NODE_TYPES, id=("ID", lambda v, a, c: None))
-
-
-def _node(world: World, node: Any) -> Typed:
-    found = find_node(world, str(node))
-    if found is None:
-        raise GraphQLError(
-            f"Could not resolve to a node with the global id of '{node}'", type="NOT_FOUND"
-        )
-    return found
-
-
-obj(
-    "RateLimit",
-    limit=("Int", lambda r, a, c: 5000),
-    remaining=("Int", lambda r, a, c: 4999),
-    used=("Int", lambda r, a, c: 1),
-    cost=("Int", lambda r, a, c: 1),
-    resetAt=("DateTime", lambda r, a, c: c.world.clock),
-)
-obj(
-    "Query",
-    repository=("Repository", lambda w, a, c: _repo_field(w, a.get("owner"), a.get("name"))),
-    node=("Node", lambda w, a, c: _node(w, a["id"])),
-    nodes=("[Node]", lambda w, a, c: [find_node(w, str(i)) for i in a.get("ids") or []]),
-    viewer=("User", lambda w, a, c: w.viewer),
-    user=("User", lambda w, a, c: _login(w, a["login"], "User")),
-    organization=("Organization", lambda w, a, c: _login(w, a["login"], "Organization")),
-    rateLimit=("RateLimit", lambda w, a, c: {}),
-)
-
-
-def _login(world: World, login: Any, kind: str) -> str:
-    user = next((u for u in world.users if u.login.casefold() == str(login).casefold()), None)
-    if user is None or (kind == "Organization") != (user.type == "Organization"):
-        raise GraphQLError(
-            f"Could not resolve to {'an' if kind == 'Organization' else 'a'} {kind} with the "
-            f"login of '{login}'.",
-            type="NOT_FOUND",
-        )
-    return user.login
-
-
-obj(
-    "User",
-    projectV2=(
-        "ProjectV2",
-        lambda login, a, c: gh_graphql_pr.project_by_number(c.world, login, a["number"]),
-    ),
-    projectsV2=connection(
-        "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]
-    ),
-)
-obj(
-    "Organization",
-    projectV2=(
-        "ProjectV2",
-        lambda login, a, c: gh_graphql_pr.project_by_number(c.world, login, a["number"]),
-    ),
-    projectsV2=connection(
-        "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]
-    ),
 )

@@ -15,7 +15,7 @@ from pytest_ghxbench.sandbox.dialects.gh_rest import (
     repo_input,
     route,
 )
-from pytest_ghxbench.sandbox.dialects.gh_rest_render import (
+from pytest_ghxbench.sandbox.dialects.gh_rest_render_actions import (
     annotation_rest,
     artifact_rest,
     check_run_rest,

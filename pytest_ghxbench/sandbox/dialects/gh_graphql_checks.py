@@ -1,0 +1,128 @@
+"""GraphQL types for commits and their checks: status check rollups, check runs, check suites
+and annotations (the workflow run and workflow behind an Actions check)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.actions import check_url, latest_checks
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import Typed, abstract, connection, obj
+from pytest_ghxbench.sandbox.dialects.gh_render import check_bucket, check_state
+from pytest_ghxbench.sandbox.state import CheckRun, World
+
+__all__: list[str] = []
+
+C = GhContext
+
+
+obj(
+    "Workflow",
+    name=("String", lambda n, a, c: n),
+)
+obj(
+    "WorkflowRun",
+    databaseId=("Int", lambda r, a, c: r.id),
+    runNumber=("Int", lambda r, a, c: r.run_number),
+    event=("String", lambda r, a, c: r.event),
+    url=("URI", lambda r, a, c: f"{c.world.repository.url}/actions/runs/{r.id}"),
+    workflow=(
+        "Workflow",
+        lambda r, a, c: next((f.name for f in c.world.workflows if f.id == r.workflow_id), r.name),
+    ),
+)
+obj(
+    "App",
+    name=("String", lambda n, a, c: n),
+    slug=("String", lambda n, a, c: n),
+)
+
+
+def _suite_run(check: CheckRun, c: C) -> Any:
+    job = c.world.job(check.job_id) if check.job_id is not None else None
+    return c.world.workflow_run(job.run_id) if job is not None else None
+
+
+obj(
+    "CheckSuite",
+    app=("App", lambda ch, a, c: ch.app),
+    workflowRun=("WorkflowRun", lambda ch, a, c: _suite_run(ch, c)),
+)
+obj(
+    "CheckAnnotationPosition", line=("Int", lambda n, a, c: n), column=("Int", lambda n, a, c: None)
+)
+obj(
+    "CheckAnnotationSpan",
+    start=("CheckAnnotationPosition", lambda n, a, c: n.start_line),
+    end=("CheckAnnotationPosition", lambda n, a, c: n.end_line),
+)
+obj(
+    "CheckAnnotation",
+    path=("String", lambda n, a, c: n.path),
+    message=("String", lambda n, a, c: n.message),
+    title=("String", lambda n, a, c: n.title or None),
+    rawDetails=("String", lambda n, a, c: n.raw_details or None),
+    annotationLevel=("CheckAnnotationLevel", lambda n, a, c: n.annotation_level.upper()),
+    location=("CheckAnnotationSpan", lambda n, a, c: n),
+)
+obj(
+    "CheckRun",
+    id=("ID", lambda ch, a, c: ch.node_id),
+    databaseId=("Int", lambda ch, a, c: ch.id),
+    name=("String", lambda ch, a, c: ch.name),
+    status=("CheckStatusState", lambda ch, a, c: ch.status.upper()),
+    conclusion=("CheckConclusionState", lambda ch, a, c: (ch.conclusion or "").upper() or None),
+    startedAt=("DateTime", lambda ch, a, c: ch.started_at),
+    completedAt=("DateTime", lambda ch, a, c: ch.completed_at),
+    detailsUrl=("URI", lambda ch, a, c: check_url(c.world, ch)),
+    url=("URI", lambda ch, a, c: check_url(c.world, ch)),
+    title=("String", lambda ch, a, c: ch.output_title or None),
+    summary=("String", lambda ch, a, c: ch.output_summary or None),
+    isRequired=("Boolean", lambda ch, a, c: False),
+    checkSuite=("CheckSuite", lambda ch, a, c: ch),
+    annotations=connection("CheckAnnotation", lambda ch, a, c: list(ch.annotations)),
+)
+abstract("StatusCheckRollupContext", ("CheckRun", "StatusContext"))
+
+
+def _rollup_state(checks: list[CheckRun]) -> str:
+    buckets = {check_bucket(check_state(ch)) for ch in checks}
+    if buckets & {"fail", "cancel"}:
+        return "FAILURE"
+    if "pending" in buckets:
+        return "PENDING"
+    return "SUCCESS"
+
+
+obj(
+    "StatusCheckRollup",
+    state=("StatusState", lambda checks, a, c: _rollup_state(checks)),
+    contexts=connection(
+        "StatusCheckRollupContext", lambda checks, a, c: [Typed("CheckRun", ch) for ch in checks]
+    ),
+)
+obj(
+    "Commit",
+    oid=("GitObjectID", lambda sha, a, c: sha),
+    abbreviatedOid=("String", lambda sha, a, c: sha[:7]),
+    url=("URI", lambda sha, a, c: f"{c.world.repository.url}/commit/{sha}"),
+    messageHeadline=("String", lambda sha, a, c: _headline(c.world, sha)),
+    message=("String", lambda sha, a, c: _headline(c.world, sha)),
+    statusCheckRollup=(
+        "StatusCheckRollup",
+        lambda sha, a, c: latest_checks(c.world, sha) or None,
+    ),
+    checkSuites=connection("CheckSuite", lambda sha, a, c: latest_checks(c.world, sha)),
+)
+
+
+def _headline(world: World, sha: str) -> str:
+    pull = next((p for p in world.pull_requests if p.head_sha == sha), None)
+    return pull.title if pull else ""
+
+
+obj(
+    "PullRequestCommit",
+    commit=("Commit", lambda sha, a, c: sha),
+    id=("ID", lambda sha, a, c: f"PURC_{sha[:12]}"),
+)

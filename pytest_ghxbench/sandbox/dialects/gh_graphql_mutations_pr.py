@@ -1,0 +1,198 @@
+"""GraphQL mutations on pull requests (review threads, reviews, draft state, merge, branch,
+reviewers) and on Projects v2 items, through the sandbox capabilities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
+    by_number,
+    call_capability,
+    done,
+    input_of,
+    logins_of,
+    need,
+    pull_of,
+    register,
+    typed_node,
+)
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import GraphQLError
+from pytest_ghxbench.sandbox.dialects.gh_graphql_types import find_node, issue_url
+
+__all__: list[str] = []
+
+A = dict[str, Any]
+C = GhContext
+
+
+# ---------------------------------------------------------------- review threads
+
+
+def _set_thread(resolved: bool) -> Any:
+    def resolve(_: Any, args: A, ctx: C) -> A:
+        data = input_of(args)
+        node = need(data, "threadId")
+        call_capability(
+            ctx, "pr.comment.resolve" if resolved else "pr.comment.unresolve", {"threadId": node}
+        )
+        found = ctx.world.review_thread(str(node))
+        return done(data, thread=found)
+
+    return resolve
+
+
+def _thread_reply(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    node = need(data, "pullRequestReviewThreadId")
+    call_capability(ctx, "pr.comment.reply", {"threadId": node, "body": data.get("body", "")})
+    found = ctx.world.review_thread(str(node))
+    assert found is not None
+    return done(data, comment=(found[0], found[1].comments[-1]))
+
+
+def _review_comment_reply(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    parent = typed_node(ctx, need(data, "inReplyTo"), "PullRequestReviewComment")
+    pull, note = parent
+    thread = next(t for t in pull.review_threads if note in t.comments)
+    call_capability(
+        ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": data.get("body", "")}
+    )
+    return done(data, comment=(pull, thread.comments[-1]))
+
+
+# ---------------------------------------------------------------- pull requests
+
+
+def _ready(ready: bool) -> Any:
+    def resolve(_: Any, args: A, ctx: C) -> A:
+        data = input_of(args)
+        pull = pull_of(ctx, need(data, "pullRequestId"))
+        call_capability(ctx, "pr.ready_for_review.set", {**by_number(ctx, pull), "ready": ready})
+        return done(data, pullRequest=pull)
+
+    return resolve
+
+
+_EVENTS = {
+    "APPROVE": "pr.review.submit_approve",
+    "REQUEST_CHANGES": "pr.review.submit_request_changes",
+    "COMMENT": "pr.review.submit_comment",
+}
+
+
+def _add_review(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    pull = pull_of(ctx, need(data, "pullRequestId"))
+    event = str(data.get("event") or "")
+    if event not in _EVENTS:
+        raise GraphQLError(
+            "pending reviews are not supported in the sandbox; pass event: APPROVE, "
+            "REQUEST_CHANGES or COMMENT",
+            type="UNPROCESSABLE",
+        )
+    body = data.get("body")
+    call_capability(
+        ctx, _EVENTS[event], {**by_number(ctx, pull), **({"body": body} if body else {})}
+    )
+    return done(data, pullRequestReview=(pull, pull.reviews[-1]))
+
+
+def _merge(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    pull = pull_of(ctx, need(data, "pullRequestId"))
+    method = str(data.get("mergeMethod") or "MERGE").lower()
+    call_capability(ctx, "pr.merge.execute", {**by_number(ctx, pull), "method": method})
+    return done(data, pullRequest=pull)
+
+
+def _update_branch(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    pull = pull_of(ctx, need(data, "pullRequestId"))
+    call_capability(ctx, "pr.branch.update", by_number(ctx, pull))
+    return done(data, pullRequest=pull)
+
+
+def _request_reviews(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    pull = pull_of(ctx, need(data, "pullRequestId"))
+    logins = logins_of(ctx, data.get("userIds"))
+    if logins:
+        call_capability(ctx, "pr.reviewers.request", {**by_number(ctx, pull), "reviewers": logins})
+    return done(data, pullRequest=pull)
+
+
+def _update_pull(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    pull = pull_of(ctx, need(data, "pullRequestId"))
+    ctx.mutated = True
+    pull.title = str(data.get("title", pull.title))
+    pull.body = str(data.get("body", pull.body))
+    if data.get("state") in ("OPEN", "CLOSED") and pull.state != "MERGED":
+        pull.state = data["state"]
+    pull.updated_at = ctx.world.tick()
+    return done(data, pullRequest=pull)
+
+
+# ---------------------------------------------------------------- projects
+
+
+def _add_project_item(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    project = typed_node(ctx, need(data, "projectId"), "ProjectV2")
+    content = find_node(ctx.world, str(need(data, "contentId")))
+    if content is None or content.typename != "Issue":
+        raise GraphQLError(
+            "the sandbox adds issues to projects; pass an issue's node id as contentId",
+            type="UNPROCESSABLE",
+        )
+    url = issue_url(ctx.world, content.value.number)
+    added = call_capability(
+        ctx,
+        "project_v2.item.add_issue",
+        {"owner": project.owner, "projectNumber": project.number, "issueUrl": url},
+    )
+    item = next(i for i in project.items if i.id == added["itemId"])
+    return done(data, item=(project, item))
+
+
+def _set_field(clear: bool) -> Any:
+    def resolve(_: Any, args: A, ctx: C) -> A:
+        data = input_of(args)
+        payload: A = {key: need(data, key) for key in ("projectId", "itemId", "fieldId")}
+        if clear:
+            payload["clear"] = True
+        else:
+            value = data.get("value") or {}
+            names = {
+                "text": "valueText",
+                "number": "valueNumber",
+                "date": "valueDate",
+                "singleSelectOptionId": "valueSingleSelectOptionId",
+                "iterationId": "valueIterationId",
+            }
+            payload.update({names[k]: v for k, v in value.items() if k in names})
+        call_capability(ctx, "project_v2.item.field.update", payload)
+        project = ctx.world.project_by_node_id(str(payload["projectId"]))
+        assert project is not None
+        item = next(i for i in project.items if i.id == payload["itemId"])
+        return done(data, projectV2Item=(project, item))
+
+    return resolve
+
+
+register("resolveReviewThread", _set_thread(True), thread="PullRequestReviewThread")
+register("unresolveReviewThread", _set_thread(False), thread="PullRequestReviewThread")
+register("addPullRequestReviewThreadReply", _thread_reply, comment="PullRequestReviewComment")
+register("addPullRequestReviewComment", _review_comment_reply, comment="PullRequestReviewComment")
+register("markPullRequestReadyForReview", _ready(True), pullRequest="PullRequest")
+register("convertPullRequestToDraft", _ready(False), pullRequest="PullRequest")
+register("addPullRequestReview", _add_review, pullRequestReview="PullRequestReview")
+register("mergePullRequest", _merge, pullRequest="PullRequest")
+register("updatePullRequestBranch", _update_branch, pullRequest="PullRequest")
+register("requestReviews", _request_reviews, pullRequest="PullRequest")
+register("updatePullRequest", _update_pull, pullRequest="PullRequest")
+register("addProjectV2ItemById", _add_project_item, item="ProjectV2Item")
+register("updateProjectV2ItemFieldValue", _set_field(False), projectV2Item="ProjectV2Item")
+register("clearProjectV2ItemFieldValue", _set_field(True), projectV2Item="ProjectV2Item")
