@@ -93,3 +93,36 @@ def test_field_update_of_an_unknown_project_has_no_plan() -> None:
     plan = mcp_plan("project_v2.item.field.update", {"projectId": "PVT_nope"}, fresh_world())
     with pytest.raises(NoPlan, match="PVT_nope"):
         next(plan)
+
+
+def test_labels_add_reads_the_labels_then_writes_them_back_with_the_new_one() -> None:
+    world = fresh_world()
+    issue = next(i for i in world.issues if i.labels)
+    before = list(issue.labels)
+    calls = _drive(world, "issue.labels.add", {"issueId": issue.node_id, "labels": ["question"]})
+    assert [(name, args["method"]) for name, args in calls] == [
+        ("issue_read", "get_labels"),
+        ("issue_write", "update"),
+    ]
+    assert issue.labels == [*before, "question"]
+
+
+def test_only_issue_delete_and_milestones_list_lack_an_mcp_tool() -> None:
+    from pytest_ghxbench.adapters.oracle.mcp_args import mcp_call
+    from pytest_ghxbench.sandbox.capabilities.registry import all_capabilities
+    from tests.adapters.test_oracle_scenarios import MCP_GAPS
+
+    world = fresh_world()
+    unserved = []
+    for cap in all_capabilities():
+        try:
+            next(mcp_plan(cap.id, {}, world))
+        except NoPlan as exc:
+            if "no MCP tool serves it" in str(exc):
+                unserved.append(cap.id)
+        except (KeyError, TypeError, ValueError):
+            pass  # empty input: only whether a tool serves the capability matters here
+    # The GitHub MCP server has no tool that deletes an issue or lists milestones.
+    assert unserved == ["issue.delete", "repo.milestones.list"] == sorted(MCP_GAPS)
+    with pytest.raises(NoPlan, match=r"oracle has no mcp plan for issue\.delete"):
+        mcp_call("issue.delete", {"issueId": world.issues[0].node_id}, world)

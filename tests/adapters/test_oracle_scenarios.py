@@ -23,6 +23,7 @@ ADAPTER = OracleAdapter()
 
 MCP_GAPS = {
     "issue.delete": "the GitHub MCP server has no tool that deletes an issue",
+    "repo.milestones.list": "the GitHub MCP server has no tool that lists milestones",
 }
 """Capabilities no tool of the GitHub MCP server performs: an honest, documented gap."""
 

@@ -9,7 +9,8 @@ sent.
 Where the tool wants ids the capability's input does not carry, the plan looks them up first
 with read tools, as an agent would, and takes them from what those tools printed
 (:func:`mcp_plan`): a review comment's id for a reply, a project's number and the REST id of its
-item for a field update.
+item for a field update, an issue's labels before adding some (``issue_write`` replaces
+the list).
 """
 
 from __future__ import annotations
@@ -162,6 +163,8 @@ def mcp_plan(task: str, input: Mapping[str, Any], world: World) -> McpPlan:
         yield from _reply_plan(input, world)
     elif task == "project_v2.item.field.update":
         yield from _field_update_plan(input, world)
+    elif task == "issue.labels.add":
+        yield from _labels_add_plan(input, world)
     else:
         yield mcp_call(task, input, world)
 
@@ -203,6 +206,20 @@ def _reply_plan(input: Mapping[str, Any], world: World) -> McpPlan:
         raise NoPlan(f"review thread {thread_id} has no comment to reply to")
     arguments = {**repo, "pullNumber": number, "commentId": comments[0]["id"]}
     yield "add_reply_to_pull_request_comment", {**arguments, "body": str(input.get("body", ""))}
+
+
+def _labels_add_plan(input: Mapping[str, Any], world: World) -> McpPlan:
+    """Read the issue's labels, then write them back with the new ones (``issue_write`` labels
+    replace the current list)."""
+    repo = {"owner": world.repository.owner, "repo": world.repository.name}
+    number = _issue_number(world, input.get("issueId"))
+    shown = yield "issue_read", {"method": "get_labels", **repo, "issue_number": number}
+    try:
+        current = [str(label["name"]) for label in json.loads(shown)]
+    except (json.JSONDecodeError, TypeError, KeyError):
+        raise NoPlan(f"the lookup of issue {number}'s labels printed no label list") from None
+    wanted = current + [name for name in input.get("labels") or [] if name not in current]
+    yield "issue_write", {"method": "update", **repo, "issue_number": number, "labels": wanted}
 
 
 def _field_value(input: Mapping[str, Any]) -> Any:
