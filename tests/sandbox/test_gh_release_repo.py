@@ -86,3 +86,27 @@ def test_repo_view_text_and_json(world: World) -> None:
 def test_auth_status_names_the_viewer(world: World) -> None:
     out = gh(world, "auth", "status")[1]
     assert "Logged in to github.com account bench-bot" in out
+
+
+def test_label_create_edit_delete(world: World) -> None:
+    code, _, err, mutated = gh(
+        world, "label", "create", "flaky", "-c", "#FF0000", "-d", "Flaky test"
+    )
+    assert (code, mutated) == (0, True)
+    assert err == '✓ Label "flaky" created in acme-labs/tinykv\n'
+    label = world.label("flaky")
+    assert label is not None and (label.color, label.description) == ("ff0000", "Flaky test")
+    code, _, err, _ = gh(world, "label", "create", "bug")
+    assert code == 1 and err.startswith('label with name "bug" already exists')
+    assert gh(world, "label", "edit", "bug", "--name", "defect")[0] == 0
+    assert world.issue(3).labels == ["defect", "performance"]  # type: ignore[union-attr]
+    code, _, err, _ = gh(world, "label", "delete", "defect")
+    assert code == 1 and err.startswith("--yes required")
+    assert gh(world, "label", "delete", "defect", "--yes")[0] == 0
+    assert world.label("defect") is None
+    assert world.issue(3).labels == ["performance"]  # type: ignore[union-attr]
+
+
+def test_label_bad_color(world: World) -> None:
+    code, _, err, mutated = gh(world, "label", "create", "x", "--color", "red")
+    assert (code, mutated) == (1, False) and err.startswith("invalid color")

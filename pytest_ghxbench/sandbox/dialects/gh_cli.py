@@ -85,7 +85,6 @@ _NOT_IN_SANDBOX = (
     "gpg-key",
     "org",
     "ruleset",
-    "search",
     "secret",
     "ssh-key",
     "status",

@@ -7,13 +7,15 @@ from pytest_ghxbench.sandbox.dialects.gh_api import API_COMMAND
 from pytest_ghxbench.sandbox.dialects.gh_args import Command, Group
 from pytest_ghxbench.sandbox.dialects.gh_issue import ISSUE_READ_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_issue_write import ISSUE_WRITE_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_label import LABEL_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_pr import PR_READ_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_pr_state import PR_STATE_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_pr_write import PR_WRITE_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_project import PROJECT_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_release import RELEASE_COMMANDS
-from pytest_ghxbench.sandbox.dialects.gh_repo import AUTH_COMMANDS, LABEL_COMMANDS, REPO_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_repo import AUTH_COMMANDS, REPO_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_run import RUN_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_search import SEARCH_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_workflow import WORKFLOW_COMMANDS
 
 __all__ = ["ALIASES", "GROUPS", "TOP_COMMANDS"]
@@ -53,6 +55,12 @@ GROUPS: dict[str, Group] = {
         "Manage repositories",
         _sorted(*REPO_COMMANDS),
         long="Work with GitHub repositories.",
+    ),
+    "search": Group(
+        "search",
+        "Search for repositories, issues, and pull requests",
+        _sorted(*SEARCH_COMMANDS),
+        long="Search across all of GitHub (in the sandbox: its one repository).",
     ),
     "run": Group(
         "run",

@@ -11,6 +11,7 @@ from pytest_ghxbench.sandbox.dialects.gh_args import (
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, export_json, ok, pick, table
 from pytest_ghxbench.sandbox.dialects.gh_inputs import logins
 from pytest_ghxbench.sandbox.dialects.gh_render import ISSUE_FIELDS, issue_getters
+from pytest_ghxbench.sandbox.dialects.gh_search import matches
 from pytest_ghxbench.sandbox.dialects.result import CliResult
 from pytest_ghxbench.sandbox.state import Issue
 
@@ -106,12 +107,12 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
     ctx.check_repo(parsed)
     if parsed.on("web"):
         raise GhError("the sandbox has no browser; drop --web to list issues")
-    if parsed.text("search"):
-        raise GhError("--search is not supported in the sandbox; filter with --json and --jq")
     limit = parsed.number("limit")
     if limit < 1:
         raise GhError(f"invalid limit: {limit}")
     state = parsed.text("state").upper()
+    if parsed.text("search") and not parsed.has("state"):
+        state = "ALL"  # the query's own is:/state: qualifiers decide, as in gh
     wanted = {name.casefold() for name in parsed.items("label")}
     milestone = parsed.text("milestone")
     chosen = []
@@ -127,6 +128,8 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
         if author and issue.author != author:
             continue
         if milestone and not _in_milestone(ctx, issue, milestone):
+            continue
+        if parsed.text("search") and not matches(ctx.world, issue, parsed.text("search")):
             continue
         chosen.append(issue)
     chosen = chosen[:limit]

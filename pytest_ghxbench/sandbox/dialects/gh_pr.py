@@ -31,6 +31,7 @@ from pytest_ghxbench.sandbox.dialects.gh_render import (
     pr_getters,
     workflow_name_of_check,
 )
+from pytest_ghxbench.sandbox.dialects.gh_search import matches
 from pytest_ghxbench.sandbox.dialects.result import CliResult
 from pytest_ghxbench.sandbox.state import PullRequest
 
@@ -154,12 +155,12 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
     ctx.check_repo(parsed)
     if parsed.on("web"):
         raise GhError("the sandbox has no browser; drop --web to list pull requests")
-    if parsed.text("search"):
-        raise GhError("--search is not supported in the sandbox; filter with --json and --jq")
     limit = parsed.number("limit")
     if limit < 1:
         raise GhError(f"invalid value for --limit: {limit}")
     state = parsed.text("state")
+    if parsed.text("search") and not parsed.has("state"):
+        state = "all"  # the query's own is:/state: qualifiers decide, as in gh
     wanted_labels = {name.casefold() for name in parsed.items("label")}
     chosen = []
     for pull in sorted(ctx.world.pull_requests, key=lambda p: -p.number):
@@ -180,6 +181,8 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
         if parsed.text("head") and pull.head_ref != parsed.text("head"):
             continue
         if parsed.on("draft") and not pull.is_draft:
+            continue
+        if parsed.text("search") and not matches(ctx.world, pull, parsed.text("search")):
             continue
         chosen.append(pull)
     chosen = chosen[:limit]

@@ -1,88 +1,16 @@
-"""``gh label list``, ``gh repo view`` and ``gh auth status``."""
+"""``gh repo view`` and ``gh auth status``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pytest_ghxbench.sandbox.dialects.gh_args import Command, Flag, GhError, Parsed
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, export_json, ok, pick, table
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, export_json, ok, pick
 from pytest_ghxbench.sandbox.dialects.gh_render import label_json, user_id
 from pytest_ghxbench.sandbox.dialects.result import CliResult
-from pytest_ghxbench.sandbox.state import Label, World
+from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["AUTH_COMMANDS", "LABEL_COMMANDS", "REPO_COMMANDS"]
-
-LABEL_FIELDS = ("color", "createdAt", "description", "id", "isDefault", "name", "updatedAt", "url")
-
-
-def _label_getters(world: World, label: Label) -> dict[str, Any]:
-    created = world.repository.created_at
-    return {
-        "color": lambda: label.color,
-        "createdAt": lambda: created,
-        "description": lambda: label.description,
-        "id": lambda: label.node_id,
-        "isDefault": lambda: label.is_default,
-        "name": lambda: label.name,
-        "updatedAt": lambda: created,
-        "url": lambda: f"{world.repository.url}/labels/{label.name.replace(' ', '%20')}",
-    }
-
-
-def _label_list(ctx: GhContext, parsed: Parsed) -> CliResult:
-    ctx.check_repo(parsed)
-    if parsed.on("web"):
-        raise GhError("the sandbox has no browser; drop --web to list labels")
-    labels = list(ctx.world.labels)
-    needle = parsed.text("search").casefold()
-    if needle:
-        labels = [
-            lab
-            for lab in labels
-            if needle in lab.name.casefold() or needle in lab.description.casefold()
-        ]
-    if parsed.text("sort") == "name":
-        labels.sort(key=lambda lab: lab.name.casefold())
-    if parsed.text("order") == "desc":
-        labels.reverse()
-    labels = labels[: parsed.number("limit")]
-    exported = export_json(
-        LABEL_LIST,
-        parsed,
-        lambda fields: [pick(fields, _label_getters(ctx.world, lab)) for lab in labels],
-    )
-    if exported is not None:
-        return exported
-    if not labels:
-        return ok(stderr=f"no labels found in {ctx.full_name}\n")
-    return ok(table([[lab.name, lab.description, f"#{lab.color}"] for lab in labels]))
-
-
-LABEL_LIST = Command(
-    "label list",
-    "list",
-    "List labels in a repository",
-    _label_list,
-    flags=(
-        Flag("limit", "Maximum number of labels to fetch", short="L", kind="int", default=30),
-        Flag(
-            "order", "Order of labels returned", kind="enum", choices=("asc", "desc"), default="asc"
-        ),
-        Flag("search", "Search label names and descriptions", short="S"),
-        Flag(
-            "sort",
-            "Sort fetched labels",
-            kind="enum",
-            choices=("created", "name"),
-            default="created",
-        ),
-        Flag("web", "List labels in the web browser", short="w", kind="bool"),
-    ),
-    long="Display labels in a GitHub repository.",
-    max_args=0,
-    json_fields=LABEL_FIELDS,
-)
-LABEL_COMMANDS = (LABEL_LIST,)
+__all__ = ["AUTH_COMMANDS", "REPO_COMMANDS"]
 
 REPO_FIELDS = (
     "archivedAt", "assignableUsers", "codeOfConduct", "contactLinks", "createdAt",
