@@ -263,3 +263,21 @@ def test_issue_types_and_viewer(world: World) -> None:
             "issueTypes": {"nodes": [{"name": "Bug"}, {"name": "Feature"}, {"name": "Task"}]}
         },
     }
+
+
+def test_string_for_int_variable_is_rejected_like_github(world: World) -> None:
+    query = (
+        'query($n: Int!) { repository(owner: "acme-labs", name: "tinykv") '
+        "{ issue(number: $n) { title } } }"
+    )
+    code, body, err, _ = graphql(world, query, "-f", "n=3")
+    assert code == 1
+    assert err == "gh: Variable $n of type Int! was provided invalid value\n"
+    problem = body["errors"][0]["extensions"]["problems"][0]  # type: ignore[index]
+    assert problem["explanation"] == 'Could not coerce value "3" to Int'
+    assert graphql(world, query, "-F", "n=3")[0] == 0
+
+
+def test_missing_required_variable(world: World) -> None:
+    code, _, err, _ = graphql(world, "query($n: Int!) { viewer { login } }")
+    assert (code, err) == (1, "gh: Variable $n of type Int! was provided invalid value\n")

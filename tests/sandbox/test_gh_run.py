@@ -37,7 +37,7 @@ def test_run_list_json_and_filters(world: World) -> None:
 def test_run_view_summary_with_failed_job_steps_and_annotations(world: World) -> None:
     code, out, _, _ = gh(world, "run", "view", FAILED_RUN)
     assert code == 0
-    assert "\nX fix/compaction-lock CI · 13500000003\n" in out
+    assert "\nX fix/compaction-lock CI #7 · 13500000003\n" in out
     assert "JOBS\n✓ lint in 51s (ID 37800000005)\n" in out
     assert "X test (3.12) in 6m20s (ID 37800000007)\n  ✓ Set up job\n" in out
     assert "  X Run pytest\n" in out

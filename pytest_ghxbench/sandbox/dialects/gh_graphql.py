@@ -10,7 +10,8 @@ of them is required when ``nodes`` or ``edges`` are selected.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,34 +267,47 @@ def _error_entry(error: GraphQLError, path: list[Any], selection: Field) -> dict
     return entry
 
 
+_SCALAR_CHECKS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "Int": ("Int", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "Float": ("Float", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    "String": ("String", lambda v: isinstance(v, str)),
+    "ID": ("ID", lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)),
+    "Boolean": ("Boolean", lambda v: isinstance(v, bool)),
+}
+
+
+def _variable_problem(type_text: str, value: Any) -> str | None:
+    """Why ``value`` does not fit variable type ``type_text`` (scalars only), or ``None``."""
+    if value is None:
+        return "Expected value to not be null" if type_text.endswith("!") else None
+    check = _SCALAR_CHECKS.get(type_text.rstrip("!"))
+    if check is None or check[1](value):
+        return None
+    return f"Could not coerce value {json.dumps(value)} to {check[0]}"
+
+
 def _coerce_variables(
     operation: Operation, given: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The operation's variable values; GitHub's error for each one missing or mistyped (gh's
+    ``-f`` sends strings, ``-F`` sends numbers and booleans as such)."""
     values: dict[str, Any] = {}
     errors = []
     for name, (type_text, default) in operation.variables.items():
-        if name in given:
-            value = given[name]
-            if (
-                _base(type_text) in ("Int",)
-                and isinstance(value, str)
-                and value.lstrip("-").isdigit()
-            ):
-                value = int(value)
-            values[name] = value
-        elif default is not None:
-            values[name] = default
-        elif type_text.endswith("!"):
+        value = given.get(name, default)
+        problem = _variable_problem(type_text, value)
+        if problem is not None:
             errors.append(
                 {
                     "extensions": {
-                        "value": None,
-                        "problems": [{"path": [], "explanation": "Expected value to not be null"}],
+                        "value": value,
+                        "problems": [{"path": [], "explanation": problem}],
                     },
                     "locations": [{"line": 1, "column": 1}],
                     "message": f"Variable ${name} of type {type_text} was provided invalid value",
                 }
             )
+        values[name] = value
     return values, errors
 
 

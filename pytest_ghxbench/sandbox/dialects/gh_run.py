@@ -198,10 +198,10 @@ def symbol(status: str, conclusion: str | None) -> str:
 
 
 def _job_lines(job: Job, with_steps: bool) -> list[str]:
-    lines = [
-        f"{symbol(job.status, job.conclusion)} {job.name} in "
-        f"{duration(job.started_at, job.completed_at)} (ID {job.id})"
-    ]
+    # gh prints no elapsed time for a job that started and has not finished (negative span).
+    running = job.started_at is not None and job.completed_at is None
+    elapsed = "" if running else f" in {duration(job.started_at, job.completed_at)}"
+    lines = [f"{symbol(job.status, job.conclusion)} {job.name}{elapsed} (ID {job.id})"]
     if with_steps:
         lines += [f"  {symbol(s.status, s.conclusion)} {s.name}" for s in job.steps]
     return lines
@@ -219,10 +219,11 @@ def _annotations(world: World, jobs: list[Job]) -> list[str]:
 
 def _header(ctx: GhContext, run: WorkflowRun) -> list[str]:
     attempt = f" (Attempt #{run.run_attempt})" if run.run_attempt > 1 else ""
+    pull = f" #{run.pull_requests[0]}" if run.pull_requests else ""
     return [
         "",
         f"{symbol(run.status, run.conclusion)} {run.head_branch} "
-        f"{workflow_name(ctx.world, run)} · {run.id}{attempt}",
+        f"{workflow_name(ctx.world, run)}{pull} · {run.id}{attempt}",
         f"Triggered via {run.event} {fuzzy_ago(ctx.now(), run.created_at)}",
         "",
     ]
