@@ -156,7 +156,7 @@ def run_attempt(
             try:
                 backend_session = session.backend.open_session(identity.item_id, workdir)
                 request.backend = backend_session
-                request.env = dict(backend_session.env)
+                request.env = backend_session.env  # may be built lazily (sandbox)
             except Exception as exc:
                 error = (
                     f"backend {session.backend.name!r} failed to open: {type(exc).__name__}: {exc}"
@@ -192,7 +192,7 @@ def run_attempt(
                 error = error or f"backend session failed to close: {type(exc).__name__}: {exc}"
 
     retries = attempt - 1
-    if backend_session is not None:
+    if backend_session is not None and getattr(backend_session.env, "materialized", True):
         session.redactor.add(secret_values_from_env(backend_session.env))
     if error is not None or verdict is None or result is None:
         message = session.redactor.text(error or "no result")

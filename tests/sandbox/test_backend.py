@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import shutil
 import textwrap
 from pathlib import Path
@@ -26,7 +28,10 @@ def test_is_a_backend_with_sessions(backend: SandboxBackend, tmp_path: Path) -> 
     assert isinstance(backend, Backend) and backend.name == "sandbox"
     session = backend.open_session("issue-view-001[ghx-r1]", tmp_path)
     assert isinstance(session, BackendSession)
-    assert session.env == {SANDBOX_ENV: "1"}
+    env = dict(session.env)  # reading it sets up the shims for agent processes
+    assert env[SANDBOX_ENV] == "1"
+    assert env["PATH"].split(os.pathsep)[0] == str((tmp_path / "bin").resolve())
+    assert Path(env["GHXBENCH_SANDBOX_STATE"]).is_file()
     session.close()
 
 
