@@ -129,3 +129,29 @@ def test_jq_errors() -> None:
         evaluate(".a | nosuchfunction", {"a": 1})
     with pytest.raises(JqError, match="Cannot iterate over number"):
         evaluate(".a[]", {"a": 1})
+
+
+def test_status_commands(world: World) -> None:
+    code, out, _ = gh(world, "pr", "status")
+    assert code == 0 and "Relevant pull requests in acme-labs/tinykv" in out
+    assert "There is no pull request associated with [main]" in out
+    code, out, _ = gh(world, "issue", "status")
+    assert code == 0 and "Issues assigned to you" in out
+
+
+def test_real_but_unavailable_subcommand_says_why(world: World) -> None:
+    code, _, err = gh(world, "pr", "checkout", "7")
+    assert code == 1
+    assert err == (
+        "gh pr checkout is not available in the sandbox: there is no git checkout in the sandbox\n"
+    )
+
+
+def test_issue_comment_on_a_pull_request_number(world: World) -> None:
+    code, out, _ = gh(world, "issue", "comment", "7", "--body", "Looks related")
+    pull = world.pull_request(7)
+    assert pull is not None and pull.comments[-1].body == "Looks related"
+    assert (code, out) == (
+        0,
+        f"https://github.com/acme-labs/tinykv/pull/7#issuecomment-{pull.comments[-1].id}\n",
+    )

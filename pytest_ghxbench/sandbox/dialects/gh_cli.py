@@ -27,7 +27,7 @@ from pytest_ghxbench.sandbox.dialects.gh_args import (
     parse_flags,
 )
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_groups import ALIASES, GROUPS, TOP_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_groups import ALIASES, GROUPS, TOP_COMMANDS, UNAVAILABLE
 from pytest_ghxbench.sandbox.dialects.result import CliResult
 from pytest_ghxbench.sandbox.state import World
 
@@ -126,6 +126,10 @@ def _dispatch(context: GhContext, argv: list[str]) -> CliResult:
         return CliResult(0, group_help(group))
     name = ALIASES.get((top, rest[0]), rest[0])
     command = group.find(name)
+    if command is None and (top, name) in UNAVAILABLE:
+        raise GhError(
+            f"gh {top} {name} is not available in the sandbox: {UNAVAILABLE[(top, name)]}"
+        )
     if command is None:
         raise _unknown(rest[0], f"gh {top}", [c.name for c in group.commands], group)
     return _run_command(context, command, rest[1:])

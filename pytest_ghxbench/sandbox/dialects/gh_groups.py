@@ -16,9 +16,10 @@ from pytest_ghxbench.sandbox.dialects.gh_release import RELEASE_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_repo import AUTH_COMMANDS, REPO_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_run import RUN_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_search import SEARCH_COMMANDS
+from pytest_ghxbench.sandbox.dialects.gh_status import STATUS_COMMANDS
 from pytest_ghxbench.sandbox.dialects.gh_workflow import WORKFLOW_COMMANDS
 
-__all__ = ["ALIASES", "GROUPS", "TOP_COMMANDS"]
+__all__ = ["ALIASES", "GROUPS", "TOP_COMMANDS", "UNAVAILABLE"]
 
 
 def _sorted(*commands: Command) -> tuple[Command, ...]:
@@ -30,13 +31,13 @@ GROUPS: dict[str, Group] = {
     "issue": Group(
         "issue",
         "Manage issues",
-        _sorted(*ISSUE_READ_COMMANDS, *ISSUE_WRITE_COMMANDS),
+        _sorted(*ISSUE_READ_COMMANDS, *ISSUE_WRITE_COMMANDS, STATUS_COMMANDS["issue"]),
         long="Work with GitHub issues.",
     ),
     "pr": Group(
         "pr",
         "Manage pull requests",
-        _sorted(*PR_READ_COMMANDS, *PR_WRITE_COMMANDS, *PR_STATE_COMMANDS),
+        _sorted(*PR_READ_COMMANDS, *PR_WRITE_COMMANDS, *PR_STATE_COMMANDS, STATUS_COMMANDS["pr"]),
         long="Work with GitHub pull requests.",
     ),
     "label": Group(
@@ -77,6 +78,31 @@ GROUPS: dict[str, Group] = {
 }
 
 TOP_COMMANDS: dict[str, Command] = {"api": API_COMMAND}
+
+UNAVAILABLE: dict[tuple[str, str], str] = {
+    ("pr", "checkout"): "there is no git checkout in the sandbox",
+    ("pr", "create"): "the sandbox has no git branches to push; work on existing pull requests",
+    ("pr", "lock"): "locking conversations is not modelled",
+    ("pr", "unlock"): "locking conversations is not modelled",
+    ("issue", "develop"): "there are no git branches to create in the sandbox",
+    ("issue", "transfer"): "the sandbox has a single repository",
+    ("issue", "pin"): "pinning is not modelled",
+    ("issue", "unpin"): "pinning is not modelled",
+    ("issue", "lock"): "locking conversations is not modelled",
+    ("issue", "unlock"): "locking conversations is not modelled",
+    ("repo", "clone"): "there is no git in the sandbox",
+    ("repo", "fork"): "the sandbox has a single repository",
+    ("repo", "create"): "the sandbox has a single repository",
+    ("repo", "list"): "the sandbox has a single repository; see gh repo view",
+    ("release", "upload"): "release assets cannot be uploaded in the sandbox",
+    ("release", "download"): "release assets cannot be downloaded in the sandbox",
+    ("run", "download"): "artifacts cannot be downloaded in the sandbox; list them with gh api",
+    ("run", "delete"): "deleting runs is not modelled",
+    ("auth", "login"): "the sandbox is already authenticated",
+    ("auth", "logout"): "the sandbox is already authenticated",
+    ("auth", "token"): "the sandbox has no token to show",
+}
+"""Real gh subcommands the sandbox does not serve, with the reason it gives."""
 
 ALIASES: dict[tuple[str, str], str] = {
     ("pr", "ls"): "list",

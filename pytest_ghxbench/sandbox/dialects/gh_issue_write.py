@@ -264,6 +264,12 @@ def _comment(ctx: GhContext, parsed: Parsed) -> CliResult:
         )
     if not body.strip():
         raise GhError("Body cannot be blank")
+    number = ctx.number_arg(parsed.args[0], "issues")
+    if number is not None and ctx.world.pull_request(number) is not None:
+        # gh comments on a pull request's conversation through the issues API as well.
+        from pytest_ghxbench.sandbox.dialects.gh_cli import run_gh
+
+        return run_gh(ctx.world, ["pr", "comment", str(number), "--body", body], ctx.stdin)
     issue = find_issue(ctx, parsed)
     if parsed.on("edit-last"):
         mine = [c for c in issue.comments if c.author == ctx.world.viewer]
