@@ -155,3 +155,25 @@ def test_issue_comment_on_a_pull_request_number(world: World) -> None:
         0,
         f"https://github.com/acme-labs/tinykv/pull/7#issuecomment-{pull.comments[-1].id}\n",
     )
+
+
+def test_usage_lists_exactly_the_commands_the_sandbox_serves() -> None:
+    from pytest_ghxbench.sandbox.dialects.gh_groups import GROUPS, TOP_COMMANDS
+
+    listed = {
+        line.split(":")[0].strip()
+        for line in GH_USAGE.splitlines()
+        if line.startswith("  ")
+        and ":" in line
+        and not line.strip().startswith(("$", "Use", "Read"))
+    }
+    assert listed == set(GROUPS) | set(TOP_COMMANDS)
+
+
+def test_every_command_has_help(world: World) -> None:
+    from pytest_ghxbench.sandbox.dialects.gh_groups import GROUPS
+
+    for name, group in GROUPS.items():
+        for command in group.commands:
+            code, out, _ = gh(world, name, command.name, "--help")
+            assert code == 0 and f"USAGE\n  gh {name} {command.name}" in out, command.path

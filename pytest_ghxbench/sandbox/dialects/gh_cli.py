@@ -43,7 +43,6 @@ USAGE
 CORE COMMANDS
   auth:          Authenticate gh and git with GitHub
   issue:         Manage issues
-  label:         Manage labels
   pr:            Manage pull requests
   project:       Work with GitHub Projects.
   release:       Manage releases
@@ -55,6 +54,8 @@ GITHUB ACTIONS COMMANDS
 
 ADDITIONAL COMMANDS
   api:           Make an authenticated GitHub API request
+  label:         Manage labels
+  search:        Search for repositories, issues, and pull requests
 
 FLAGS
   --help      Show help for command
