@@ -188,3 +188,12 @@ def test_merge_and_release_routes(world: World) -> None:
 
 def test_viewer(world: World) -> None:
     assert gh(world, "api", "user", "--jq", ".login")[1] == "bench-bot\n"
+
+
+def test_wrongly_typed_value_is_a_validation_error(world: World) -> None:
+    code, out, err, mutated = gh(
+        world, "api", "-X", "PATCH", f"{REPO}/issues/3", "-F", "milestone=abc"
+    )
+    assert (code, mutated) == (1, False)
+    assert err.startswith("gh: Validation Failed (HTTP 422)")
+    assert json.loads(out)["status"] == "422"

@@ -281,3 +281,11 @@ def test_string_for_int_variable_is_rejected_like_github(world: World) -> None:
 def test_missing_required_variable(world: World) -> None:
     code, _, err, _ = graphql(world, "query($n: Int!) { viewer { login } }")
     assert (code, err) == (1, "gh: Variable $n of type Int! was provided invalid value\n")
+
+
+def test_argument_of_wrong_type(world: World) -> None:
+    code, _, err, _ = graphql(
+        world, '{ repository(owner: "acme-labs", name: "tinykv") { issue(number: "x") { id } } }'
+    )
+    assert code == 1
+    assert err == 'gh: Argument on Field \'issue\' has an invalid value ({"number": "x"}).\n'

@@ -100,6 +100,13 @@ def run_gh(world: World, argv: Sequence[str], stdin: str = "") -> CliResult:
         return _dispatch(context, list(argv))
     except GhError as error:
         return CliResult(error.exit_code, error.stdout, error.stderr, context.mutated)
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        # A value the sandbox could not interpret must not crash the agent's shell (or the
+        # in-process oracle); the message says what went wrong, as gh would for bad input.
+        message = (
+            f"gh: could not handle this command in the sandbox ({type(error).__name__}: {error})\n"
+        )
+        return CliResult(1, "", message, context.mutated)
 
 
 def _is_help(words: Sequence[str]) -> bool:

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
-from pytest_ghxbench.sandbox.dialects.gh_args import Command, GhError, Parsed
+from pytest_ghxbench.sandbox.dialects.gh_args import Command, GhError, Parsed, json_fields_help
 from pytest_ghxbench.sandbox.dialects.result import CliResult
 from pytest_ghxbench.sandbox.state import World
 
@@ -130,6 +130,8 @@ def export_json(
     if not parsed.has("json"):
         return None
     fields = [f.strip() for f in parsed.text("json").split(",") if f.strip()]
+    if not fields:
+        raise GhError(json_fields_help(command.json_fields))
     for name in fields:
         if name not in command.json_fields:
             raise GhError(

@@ -219,6 +219,16 @@ class _Run:
                 self.errors.append(_error_entry(error, here, selection))
                 result[key] = None
                 continue
+            except (ValueError, TypeError, KeyError):
+                given = {k: v for k, v in args.items() if k != FIELD_KEY}
+                problem = GraphQLError(
+                    f"Argument on Field '{selection.name}' has an invalid value "
+                    f"({json.dumps(given)}).",
+                    type="INVALID_ARGUMENT",
+                )
+                self.errors.append(_error_entry(problem, here, selection))
+                result[key] = None
+                continue
             result[key] = self.complete(resolved, definition.type, selection, here)
         return result
 

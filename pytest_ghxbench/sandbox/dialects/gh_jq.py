@@ -335,11 +335,13 @@ def evaluate(expression: str, value: Any) -> list[Any]:
 
 
 def run_jq(expression: str, value: Any) -> str:
-    """What ``gh --jq expression`` prints: strings raw, other values as compact JSON."""
+    """What ``gh --jq expression`` prints: strings raw, other values as compact JSON with
+    sorted keys."""
     lines = []
     for out in evaluate(expression, value):
         if isinstance(out, str):
             lines.append(out)
         else:
-            lines.append(json.dumps(out, separators=(",", ":"), ensure_ascii=False))
+            # gojq (gh's jq) writes object keys sorted.
+            lines.append(json.dumps(out, separators=(",", ":"), ensure_ascii=False, sort_keys=True))
     return "".join(line + "\n" for line in lines)

@@ -9,6 +9,7 @@ capabilities (:func:`call`), whose error codes map to HTTP statuses (404, 422, 4
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -132,7 +133,12 @@ def dispatch(request_path: str, request: RestRequest) -> Any:
         if "owner" in named:
             _check_repo(request.ctx, named["owner"], named["repo"])
         request.groups = match.groups()[len(named) :]
-        return handler(request)
+        try:
+            return handler(request)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            shown = {**request.params, **request.body}
+            message = f"Invalid request: a value has the wrong type ({json.dumps(shown)})"
+            raise RestError(422, "Validation Failed", [{"message": message}]) from None
     raise RestError(404, "Not Found")
 
 
