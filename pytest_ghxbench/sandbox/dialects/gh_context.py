@@ -73,7 +73,7 @@ class GhContext:
                 f"'{parts[0]}/{parts[1]}'. (repository)"
             )
 
-    def number_arg(self, selector: str, kind: str) -> int | None:
+    def number_arg(self, selector: str) -> int | None:
         """The number in ``7``, ``#7`` or a pull/issue URL; ``None`` for anything else."""
         text = selector.strip()
         match = _URL.match(text)

@@ -26,7 +26,7 @@ def find_issue(ctx: GhContext, parsed: Parsed, selector: str | None = None) -> I
     if parsed.on("web"):
         raise GhError("the sandbox has no browser; drop --web to print the issue")
     text = selector if selector is not None else parsed.args[0]
-    number = ctx.number_arg(text, "issues")
+    number = ctx.number_arg(text)
     if number is None:
         raise GhError(f'invalid issue format: "{text}"')
     issue = ctx.world.issue(number)

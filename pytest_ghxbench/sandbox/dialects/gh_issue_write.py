@@ -264,7 +264,7 @@ def _comment(ctx: GhContext, parsed: Parsed) -> CliResult:
         )
     if not body.strip():
         raise GhError("Body cannot be blank")
-    number = ctx.number_arg(parsed.args[0], "issues")
+    number = ctx.number_arg(parsed.args[0])
     if number is not None and ctx.world.pull_request(number) is not None:
         # gh comments on a pull request's conversation through the issues API as well.
         from pytest_ghxbench.sandbox.dialects.gh_cli import run_gh

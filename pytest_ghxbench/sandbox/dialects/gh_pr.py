@@ -52,7 +52,7 @@ def find_pull_request(ctx: GhContext, parsed: Parsed) -> PullRequest:
         branch = ctx.world.repository.default_branch
         raise GhError(f'no pull requests found for branch "{branch}"')
     selector = parsed.args[0]
-    number = ctx.number_arg(selector, "pull")
+    number = ctx.number_arg(selector)
     if number is None:
         found = [p for p in ctx.world.pull_requests if p.head_ref == selector]
         found.sort(key=lambda p: (p.state != "OPEN", -p.number))
