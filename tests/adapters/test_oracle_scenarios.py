@@ -50,7 +50,7 @@ def run_oracle(scenario: Any, mode: str) -> tuple[RunResult, SandboxSession, dic
         timeout_s=60.0,
         iteration=1,
         workdir=Path("."),
-        env=dict(session.env),
+        env=session.env,  # lazy: the oracle works in process and never reads it
         backend=session,
         input=bound,
     )
