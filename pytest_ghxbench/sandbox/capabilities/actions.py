@@ -37,12 +37,10 @@ from typing import Any
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
-    NAME,
-    OWNER,
     CapabilityError,
     capability,
-    input_schema,
     page,
+    repo_schema,
     require_repo,
 )
 from pytest_ghxbench.sandbox.capabilities.workflows import WORKFLOW_ID, find_workflow
@@ -61,6 +59,8 @@ __all__ = [
 ]
 
 RUN_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow run id"}
+BY_RUN = repo_schema("runId", runId=RUN_ID)
+RUN_PAGE = repo_schema("runId", runId=RUN_ID, first=FIRST, after=AFTER)
 
 
 # ---------------------------------------------------------------- lookups and rendering
@@ -90,6 +90,11 @@ def find_run(world: World, run_id: int) -> WorkflowRun:
     if run is None:
         raise CapabilityError("NOT_FOUND", f"workflow run {run_id} not found")
     return run
+
+
+def _run(world: World, input: dict[str, Any]) -> WorkflowRun:
+    require_repo(world, input)
+    return find_run(world, input["runId"])
 
 
 def latest_jobs(world: World, run_id: int) -> list[Job]:
@@ -166,10 +171,7 @@ def _render_job(world: World, job: Job) -> dict[str, Any]:
 @capability(
     "workflow_runs.list",
     "List workflow runs, newest first; filter by branch, event, status or workflow.",
-    input_schema(
-        ["owner", "name"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
         first=FIRST,
         after=AFTER,
         branch={"type": "string", "minLength": 1},
@@ -200,11 +202,10 @@ def list_runs(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "workflow_run.get",
     "Get one workflow run: status, conclusion, branch, commit, attempt.",
-    input_schema(["owner", "name", "runId"], owner=OWNER, name=NAME, runId=RUN_ID),
+    BY_RUN,
 )
 def get_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    run = find_run(world, input["runId"])
+    run = _run(world, input)
     return {
         **_render_run(world, run),
         "headSha": run.head_sha,
@@ -218,26 +219,20 @@ def get_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "workflow_run.jobs.list",
     "List the jobs of a workflow run (its latest attempt).",
-    input_schema(
-        ["owner", "name", "runId"], owner=OWNER, name=NAME, runId=RUN_ID, first=FIRST, after=AFTER
-    ),
+    RUN_PAGE,
 )
 def list_jobs(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    run = find_run(world, input["runId"])
+    run = _run(world, input)
     return page(latest_jobs(world, run.id), input, lambda job: _render_job(world, job))
 
 
 @capability(
     "workflow_run.artifacts.list",
     "List the artifacts a workflow run uploaded.",
-    input_schema(
-        ["owner", "name", "runId"], owner=OWNER, name=NAME, runId=RUN_ID, first=FIRST, after=AFTER
-    ),
+    RUN_PAGE,
 )
 def list_artifacts(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    run = find_run(world, input["runId"])
+    run = _run(world, input)
     api = f"https://api.github.com/repos/{world.repository.full_name}/actions/artifacts"
     return page(
         [a for a in world.artifacts if a.run_id == run.id],
@@ -257,12 +252,11 @@ def list_artifacts(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "workflow_run.cancel",
     "Cancel a queued or in-progress workflow run.",
-    input_schema(["owner", "name", "runId"], owner=OWNER, name=NAME, runId=RUN_ID),
+    BY_RUN,
     mutates=True,
 )
 def cancel_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    run = find_run(world, input["runId"])
+    run = _run(world, input)
     cancelled = run.status != "completed"
     if cancelled:
         now = world.tick()
@@ -339,12 +333,11 @@ def rerun(world: World, run: WorkflowRun, *, failed_only: bool) -> list[Job]:
 @capability(
     "workflow_run.rerun_all",
     "Re-run every job of a completed workflow run.",
-    input_schema(["owner", "name", "runId"], owner=OWNER, name=NAME, runId=RUN_ID),
+    BY_RUN,
     mutates=True,
 )
 def rerun_all(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    run = find_run(world, input["runId"])
+    run = _run(world, input)
     rerun(world, run, failed_only=False)
     return {"runId": run.id, "status": run.status, "runAttempt": run.run_attempt}
 
@@ -352,12 +345,11 @@ def rerun_all(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "workflow_run.rerun_failed",
     "Re-run the failed jobs of a completed workflow run.",
-    input_schema(["owner", "name", "runId"], owner=OWNER, name=NAME, runId=RUN_ID),
+    BY_RUN,
     mutates=True,
 )
 def rerun_failed(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    run = find_run(world, input["runId"])
+    run = _run(world, input)
     rerun(world, run, failed_only=True)
     return {
         "runId": run.id,

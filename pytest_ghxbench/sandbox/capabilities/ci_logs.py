@@ -21,12 +21,10 @@ from typing import Any
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
-    NAME,
-    OWNER,
     CapabilityError,
     capability,
-    input_schema,
     page,
+    repo_schema,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import Job, World
@@ -37,6 +35,7 @@ MAX_LOG_CHARS = 60_000
 """Longer logs are cut to their last ``MAX_LOG_CHARS`` characters (failures are at the end)."""
 
 JOB_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow job id"}
+BY_JOB = repo_schema("jobId", jobId=JOB_ID)
 
 
 def _job(world: World, job_id: int) -> Job:
@@ -61,7 +60,7 @@ def _finished_log(world: World, input: dict[str, Any]) -> tuple[Job, str, bool]:
 @capability(
     "workflow_job.logs.get",
     f"Get a finished job's log (its last {MAX_LOG_CHARS} characters when longer).",
-    input_schema(["owner", "name", "jobId"], owner=OWNER, name=NAME, jobId=JOB_ID),
+    BY_JOB,
 )
 def get_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
     job, log, truncated = _finished_log(world, input)
@@ -97,7 +96,7 @@ def analyze_log(log: str) -> dict[str, Any]:
     "workflow_job.logs.analyze",
     "Summarise a finished job's log: error and warning counts, the first error lines, and "
     "the steps that failed.",
-    input_schema(["owner", "name", "jobId"], owner=OWNER, name=NAME, jobId=JOB_ID),
+    BY_JOB,
 )
 def analyze_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
     job, log, truncated = _finished_log(world, input)
@@ -113,10 +112,8 @@ def analyze_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "check_run.annotations.list",
     "List the annotations (file, lines, level, message) a check run reported.",
-    input_schema(
-        ["owner", "name", "checkRunId"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
+        "checkRunId",
         checkRunId={"type": "integer", "minimum": 1, "description": "Check run id"},
         first=FIRST,
         after=AFTER,

@@ -12,16 +12,14 @@ from typing import Any
 from pytest_ghxbench.sandbox.capabilities.issues import (
     BY_NUMBER,
     NODE_ID,
+    by_id,
     issue_by_id,
     issue_by_number,
     issue_ref,
+    touch,
 )
-from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability, input_schema
+from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability
 from pytest_ghxbench.sandbox.state import Issue, World
-
-
-def _touch(world: World, issue: Issue) -> None:
-    issue.updated_at = world.tick()
 
 
 @capability(
@@ -56,7 +54,7 @@ def _descendants(world: World, number: int) -> set[int]:
 @capability(
     "issue.parent.set",
     "Make an issue a sub-issue of another (replacing any current parent).",
-    input_schema(["issueId", "parentIssueId"], issueId=NODE_ID, parentIssueId=NODE_ID),
+    by_id("parentIssueId", parentIssueId=NODE_ID),
     mutates=True,
 )
 def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
@@ -68,14 +66,14 @@ def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
             f"#{parent.number} cannot be the parent of #{issue.number}: that would make a cycle",
         )
     issue.parent = parent.number
-    _touch(world, issue)
+    touch(world, issue)
     return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "updated": True}
 
 
 @capability(
     "issue.parent.remove",
     "Detach an issue from its parent issue.",
-    input_schema(["issueId"], issueId=NODE_ID),
+    by_id(),
     mutates=True,
 )
 def issue_parent_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
@@ -84,13 +82,16 @@ def issue_parent_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
     if parent is None:
         raise CapabilityError("NOT_FOUND", f"issue #{issue.number} has no parent issue")
     issue.parent = None
-    _touch(world, issue)
+    touch(world, issue)
     return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "removed": True}
 
 
-BLOCKED_BY_INPUT = input_schema(
-    ["issueId", "blockedByIssueId"], issueId=NODE_ID, blockedByIssueId=NODE_ID
-)
+BLOCKED_BY_INPUT = by_id("blockedByIssueId", blockedByIssueId=NODE_ID)
+
+
+def _issue_and_blocker(world: World, input: dict[str, Any]) -> tuple[Issue, Issue]:
+    issue = issue_by_id(world, input["issueId"])
+    return issue, issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
 
 
 @capability(
@@ -100,13 +101,12 @@ BLOCKED_BY_INPUT = input_schema(
     mutates=True,
 )
 def issue_blocked_by_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    blocker = issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
+    issue, blocker = _issue_and_blocker(world, input)
     if blocker.number == issue.number:
         raise CapabilityError("VALIDATION", "an issue cannot be blocked by itself")
     if blocker.number not in issue.blocked_by:
         issue.blocked_by.append(blocker.number)
-        _touch(world, issue)
+        touch(world, issue)
     return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "added": True}
 
 
@@ -117,12 +117,11 @@ def issue_blocked_by_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
     mutates=True,
 )
 def issue_blocked_by_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    blocker = issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
+    issue, blocker = _issue_and_blocker(world, input)
     if blocker.number not in issue.blocked_by:
         raise CapabilityError(
             "NOT_FOUND", f"issue #{issue.number} is not blocked by #{blocker.number}"
         )
     issue.blocked_by.remove(blocker.number)
-    _touch(world, issue)
+    touch(world, issue)
     return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "removed": True}

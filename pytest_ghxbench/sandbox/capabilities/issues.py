@@ -1,4 +1,8 @@
-"""Issue capabilities: reading, writing, comments and relations (parent, blocked-by, PRs).
+"""Issue capabilities: reading, creating, editing, closing, reopening and deleting issues.
+
+Comments are in :mod:`.issue_comments`, labels, assignees and milestone in
+:mod:`.issue_metadata`, relations (parent, blocked-by) in :mod:`.issue_relations`; they share
+the lookups and renderings here.
 
 Reads address an issue by repository and number (``owner``, ``name``, ``issueNumber``);
 mutations by node id (``issueId``), as GitHub's GraphQL mutations do. Behaviour follows
@@ -11,32 +15,55 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox.capabilities.prs import pull_url
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
     ISSUE_NUMBER,
-    NAME,
-    OWNER,
     CapabilityError,
     capability,
     input_schema,
     page,
+    repo_schema,
+    require_collaborators,
     require_repo,
 )
-from pytest_ghxbench.sandbox.state import Comment, Issue, PullRequest, World
+from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
+
+__all__ = [
+    "BODY",
+    "BY_NUMBER",
+    "NAMES",
+    "NODE_ID",
+    "assignable",
+    "by_id",
+    "issue_by_id",
+    "issue_by_number",
+    "issue_data",
+    "issue_ref",
+    "issue_summary",
+    "issue_url",
+    "known_labels",
+    "milestone_ref",
+    "touch",
+]
 
 NODE_ID: dict[str, Any] = {"type": "string", "minLength": 1, "description": "Issue node id (I_...)"}
 NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1}}
 BODY: dict[str, Any] = {"type": "string", "minLength": 1}
-BY_NUMBER = input_schema(
-    ["owner", "name", "issueNumber"], owner=OWNER, name=NAME, issueNumber=ISSUE_NUMBER
-)
+BY_NUMBER = repo_schema("issueNumber", issueNumber=ISSUE_NUMBER)
+
+
+def by_id(*required: str, **extra: dict[str, Any]) -> dict[str, Any]:
+    """The input schema of a mutation addressing an issue by node id, with more properties."""
+    return input_schema(["issueId", *required], issueId=NODE_ID, **extra)
 
 
 # ---------------------------------------------------------------- lookups and renderings
 
 
 def issue_by_number(world: World, input: dict[str, Any]) -> Issue:
+    """The issue ``input`` names (``owner``, ``name``, ``issueNumber``), or ``NOT_FOUND``."""
     require_repo(world, input)
     issue = world.issue(input["issueNumber"])
     if issue is None:
@@ -51,6 +78,7 @@ def issue_by_number(world: World, input: dict[str, Any]) -> Issue:
 
 
 def issue_by_id(world: World, node: str, field: str = "issueId") -> Issue:
+    """The issue with node id ``node`` (named by input ``field``), or ``NOT_FOUND``."""
     issue = world.issue_by_node_id(node)
     if issue is None:
         raise CapabilityError(
@@ -61,6 +89,7 @@ def issue_by_id(world: World, node: str, field: str = "issueId") -> Issue:
 
 
 def issue_url(world: World, number: int) -> str:
+    """The issue's page on GitHub."""
     return f"{world.repository.url}/issues/{number}"
 
 
@@ -76,6 +105,7 @@ def issue_ref(world: World, issue: Issue) -> dict[str, Any]:
 
 
 def milestone_ref(world: World, number: int | None) -> dict[str, Any] | None:
+    """The milestone's short form, or ``None`` when there is none."""
     milestone = world.milestone(number) if number is not None else None
     if milestone is None:
         return None
@@ -83,6 +113,7 @@ def milestone_ref(world: World, number: int | None) -> dict[str, Any] | None:
 
 
 def issue_data(world: World, issue: Issue) -> dict[str, Any]:
+    """The full issue ``issue.view`` returns (and mutations that return the issue)."""
     return {
         "id": issue.node_id,
         "number": issue.number,
@@ -103,16 +134,6 @@ def issue_data(world: World, issue: Issue) -> dict[str, Any]:
     }
 
 
-def comment_data(world: World, issue: Issue, comment: Comment) -> dict[str, Any]:
-    return {
-        "id": comment.node_id,
-        "body": comment.body,
-        "authorLogin": comment.author,
-        "url": f"{issue_url(world, issue.number)}#issuecomment-{comment.id}",
-        "createdAt": comment.created_at,
-    }
-
-
 def pull_ref(world: World, pull: PullRequest) -> dict[str, Any]:
     return {
         "id": pull.node_id,
@@ -120,11 +141,16 @@ def pull_ref(world: World, pull: PullRequest) -> dict[str, Any]:
         "title": pull.title,
         "state": pull.state,
         "isDraft": pull.is_draft,
-        "url": f"{world.repository.url}/pull/{pull.number}",
+        "url": pull_url(world, pull.number),
     }
 
 
-def _known_labels(world: World, names: list[str]) -> list[str]:
+def issue_summary(issue: Issue, **fields: Any) -> dict[str, Any]:
+    """What a mutation returns: the issue's id and number, then ``fields``."""
+    return {"id": issue.node_id, "number": issue.number, **fields}
+
+
+def known_labels(world: World, names: list[str]) -> list[str]:
     """The labels' canonical names; every one must exist."""
     found = []
     for name in names:
@@ -138,17 +164,14 @@ def _known_labels(world: World, names: list[str]) -> list[str]:
     return found
 
 
-def _assignable(world: World, logins: list[str]) -> list[str]:
-    for login in logins:
-        if login not in world.collaborators:
-            raise CapabilityError(
-                "VALIDATION",
-                f"'{login}' cannot be assigned: not a collaborator of {world.repository.full_name}",
-            )
+def assignable(world: World, logins: list[str]) -> list[str]:
+    """The logins without repeats; every one must be a collaborator."""
+    require_collaborators(world, logins)
     return list(dict.fromkeys(logins))
 
 
-def _touch(world: World, issue: Issue) -> None:
+def touch(world: World, issue: Issue) -> None:
+    """Record a change: a new ``updated_at``."""
     issue.updated_at = world.tick()
 
 
@@ -163,10 +186,7 @@ def issue_view(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "issue.list",
     "List issues (newest first), filtered by state, labels and assignee.",
-    input_schema(
-        ["owner", "name"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
         state={"enum": ["open", "closed", "all"], "default": "open"},
         labels=NAMES,
         assignee={"type": "string", "minLength": 1},
@@ -202,24 +222,6 @@ def _list_entry(world: World, issue: Issue) -> dict[str, Any]:
     }
 
 
-@capability(
-    "issue.comments.list",
-    "List the comments of one issue, oldest first.",
-    input_schema(
-        ["owner", "name", "issueNumber"],
-        owner=OWNER,
-        name=NAME,
-        issueNumber=ISSUE_NUMBER,
-        first=FIRST,
-        after=AFTER,
-    ),
-    route="graphql",
-)
-def issue_comments_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_number(world, input)
-    return page(issue.comments, input, lambda c: comment_data(world, issue, c))
-
-
 @capability("issue.linked_prs.list", "List the pull requests that will close an issue.", BY_NUMBER)
 def issue_linked_prs_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_number(world, input)
@@ -233,10 +235,8 @@ def issue_linked_prs_list(world: World, input: dict[str, Any]) -> dict[str, Any]
 @capability(
     "issue.create",
     "Create an issue.",
-    input_schema(
-        ["owner", "name", "title"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
+        "title",
         title=BODY,
         body={"type": "string"},
         labels=NAMES,
@@ -248,8 +248,8 @@ def issue_linked_prs_list(world: World, input: dict[str, Any]) -> dict[str, Any]
 )
 def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
-    labels = _known_labels(world, input.get("labels", []))
-    assignees = _assignable(world, input.get("assignees", []))
+    labels = known_labels(world, input.get("labels", []))
+    assignees = assignable(world, input.get("assignees", []))
     milestone = input.get("milestoneNumber")
     if milestone is not None and world.milestone(milestone) is None:
         raise CapabilityError("NOT_FOUND", f"milestone {milestone} not found")
@@ -282,7 +282,7 @@ def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     "issue.update",
     "Change an issue's title and/or body.",
     {
-        **input_schema(["issueId"], issueId=NODE_ID, title=BODY, body={"type": "string"}),
+        **by_id(title=BODY, body={"type": "string"}),
         "anyOf": [{"required": ["title"]}, {"required": ["body"]}],
     },
     mutates=True,
@@ -291,16 +291,14 @@ def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     issue.title = input.get("title", issue.title)
     issue.body = input.get("body", issue.body)
-    _touch(world, issue)
+    touch(world, issue)
     return issue_data(world, issue)
 
 
 @capability(
     "issue.close",
     "Close an issue (reason: completed, not_planned or duplicate).",
-    input_schema(
-        ["issueId"],
-        issueId=NODE_ID,
+    by_id(
         reason={"enum": ["completed", "not_planned", "duplicate"], "default": "completed"},
     ),
     mutates=True,
@@ -310,35 +308,29 @@ def issue_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
     if issue.state == "OPEN":
         issue.state = "CLOSED"
         issue.state_reason = input["reason"].upper()
-        _touch(world, issue)
+        touch(world, issue)
         issue.closed_at = issue.updated_at
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "state": issue.state,
-        "stateReason": issue.state_reason,
-        "closed": True,
-    }
+    return issue_summary(issue, state=issue.state, stateReason=issue.state_reason, closed=True)
 
 
 @capability(
     "issue.reopen",
     "Reopen a closed issue.",
-    input_schema(["issueId"], issueId=NODE_ID),
+    by_id(),
     mutates=True,
 )
 def issue_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "CLOSED":
         issue.state, issue.state_reason, issue.closed_at = "OPEN", "REOPENED", None
-        _touch(world, issue)
-    return {"id": issue.node_id, "number": issue.number, "state": issue.state, "reopened": True}
+        touch(world, issue)
+    return issue_summary(issue, state=issue.state, reopened=True)
 
 
 @capability(
     "issue.delete",
     "Delete an issue permanently (with its relations and project items).",
-    input_schema(["issueId"], issueId=NODE_ID),
+    by_id(),
     mutates=True,
 )
 def issue_delete(world: World, input: dict[str, Any]) -> dict[str, Any]:
@@ -360,108 +352,4 @@ def issue_delete(world: World, input: dict[str, Any]) -> dict[str, Any]:
             if not (item.content_type == "Issue" and item.content_number == number)
         ]
     world.tick()
-    return {"id": issue.node_id, "number": number, "deleted": True}
-
-
-@capability(
-    "issue.labels.update",
-    "Replace an issue's labels with the given set.",
-    input_schema(["issueId", "labels"], issueId=NODE_ID, labels=NAMES),
-    mutates=True,
-)
-def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    issue.labels = _known_labels(world, input["labels"])
-    _touch(world, issue)
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "labels": list(issue.labels),
-        "updated": True,
-    }
-
-
-@capability(
-    "issue.labels.add",
-    "Add labels to an issue, keeping the ones it has.",
-    input_schema(["issueId", "labels"], issueId=NODE_ID, labels={**NAMES, "minItems": 1}),
-    mutates=True,
-)
-def issue_labels_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    issue.labels = _known_labels(world, [*issue.labels, *input["labels"]])
-    _touch(world, issue)
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "labels": list(issue.labels),
-        "updated": True,
-    }
-
-
-@capability(
-    "issue.assignees.update",
-    "Replace an issue's assignees with the given logins.",
-    input_schema(["issueId", "assignees"], issueId=NODE_ID, assignees=NAMES),
-    mutates=True,
-)
-def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    issue.assignees = _assignable(world, input["assignees"])
-    _touch(world, issue)
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "assignees": list(issue.assignees),
-        "updated": True,
-    }
-
-
-@capability(
-    "issue.milestone.set",
-    "Set an issue's milestone by number (null clears it).",
-    input_schema(
-        ["issueId", "milestoneNumber"],
-        issueId=NODE_ID,
-        milestoneNumber={"type": ["integer", "null"], "minimum": 1},
-    ),
-    mutates=True,
-)
-def issue_milestone_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    number = input["milestoneNumber"]
-    if number is not None and world.milestone(number) is None:
-        raise CapabilityError(
-            "NOT_FOUND", f"milestone {number} not found in {world.repository.full_name}"
-        )
-    issue.milestone = number
-    _touch(world, issue)
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "milestone": milestone_ref(world, number),
-        "updated": True,
-    }
-
-
-@capability(
-    "issue.comments.create",
-    "Add a comment to an issue.",
-    input_schema(["issueId", "body"], issueId=NODE_ID, body=BODY),
-    mutates=True,
-)
-def issue_comments_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    if issue.locked and world.viewer not in world.collaborators:
-        raise CapabilityError("CONFLICT", f"issue #{issue.number} is locked")
-    comment_id = world.next_id()
-    comment = Comment(
-        id=comment_id,
-        node_id=world.node("IC", comment_id),
-        author=world.viewer,
-        body=input["body"],
-        created_at=world.tick(),
-    )
-    issue.comments.append(comment)
-    issue.updated_at = comment.created_at
-    return comment_data(world, issue, comment)
+    return issue_summary(issue, deleted=True)

@@ -41,12 +41,11 @@ from pytest_ghxbench.sandbox.capabilities.actions import check_bucket, latest_ch
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
-    NAME,
-    OWNER,
     CapabilityError,
     capability,
-    input_schema,
     page,
+    repo_schema,
+    require_collaborators,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import MergeStateStatus, PullRequest, World
@@ -66,18 +65,14 @@ __all__ = [
 PR_NUMBER: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Pull request number"}
 LOGINS: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1}}
 MAX_ASSIGNEES = 10
-BY_NUMBER = input_schema(["owner", "name", "prNumber"], owner=OWNER, name=NAME, prNumber=PR_NUMBER)
 
 
 def by_number(*required: str, **extra: dict[str, Any]) -> dict[str, Any]:
     """The input schema of a pull request addressed by number, with more properties."""
-    return input_schema(
-        ["owner", "name", "prNumber", *required],
-        owner=OWNER,
-        name=NAME,
-        prNumber=PR_NUMBER,
-        **extra,
-    )
+    return repo_schema("prNumber", *required, prNumber=PR_NUMBER, **extra)
+
+
+BY_NUMBER = by_number()
 
 
 # ---------------------------------------------------------------- lookups and derived state
@@ -186,10 +181,7 @@ _LIST_STATES = {"open": ("OPEN",), "closed": ("CLOSED", "MERGED"), "merged": ("M
 @capability(
     "pr.list",
     "List pull requests, newest first (state: open, closed (includes merged), merged, all).",
-    input_schema(
-        ["owner", "name"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
         state={"type": "string", "enum": ["open", "closed", "merged", "all"], "default": "open"},
         first=FIRST,
         after=AFTER,
@@ -265,13 +257,7 @@ def pr_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     add, remove = input.get("add", []), input.get("remove", [])
     if not add and not remove:
         raise CapabilityError("VALIDATION", "input: name at least one login in add or remove")
-    for login in add:
-        if login not in world.collaborators:
-            raise CapabilityError(
-                "VALIDATION",
-                f"input.add: '{login}' cannot be assigned: not a collaborator of "
-                f"{world.repository.full_name}",
-            )
+    require_collaborators(world, add, "input.add")
     assignees = [a for a in dict.fromkeys([*pull.assignees, *add]) if a not in remove]
     if len(assignees) > MAX_ASSIGNEES:
         raise CapabilityError(

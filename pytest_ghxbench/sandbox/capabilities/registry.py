@@ -46,6 +46,8 @@ __all__ = [
     "get_capability",
     "input_schema",
     "page",
+    "repo_schema",
+    "require_collaborators",
     "require_repo",
     "run_capability",
 ]
@@ -120,6 +122,12 @@ def input_schema(required: Sequence[str], **properties: Mapping[str, Any]) -> di
         "properties": {key: dict(value) for key, value in properties.items()},
         "additionalProperties": False,
     }
+
+
+def repo_schema(*required: str, **properties: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`input_schema` of an operation on the repository: ``owner`` and ``name`` (both
+    required) come first, then these properties; ``required`` names the others it needs."""
+    return input_schema(["owner", "name", *required], owner=OWNER, name=NAME, **properties)
 
 
 def capability(
@@ -270,6 +278,19 @@ def require_repo(world: World, input: Mapping[str, Any]) -> None:
         raise CapabilityError(
             "NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'."
         )
+
+
+def require_collaborators(world: World, logins: Sequence[str], field: str = "") -> None:
+    """``VALIDATION`` for the first login that is not a collaborator (it cannot be assigned);
+    ``field`` (e.g. ``input.add``) prefixes the message."""
+    for login in logins:
+        if login not in world.collaborators:
+            prefix = f"{field}: " if field else ""
+            raise CapabilityError(
+                "VALIDATION",
+                f"{prefix}'{login}' cannot be assigned: not a collaborator of "
+                f"{world.repository.full_name}",
+            )
 
 
 def _cursor(offset: int) -> str:

@@ -33,12 +33,10 @@ from typing import Any
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
-    NAME,
-    OWNER,
     CapabilityError,
     capability,
-    input_schema,
     page,
+    repo_schema,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import Release, World
@@ -85,6 +83,13 @@ def _newest_first(world: World) -> list[Release]:
     return sorted(world.releases, key=lambda r: r.created_at, reverse=True)
 
 
+def _edit_text(release: Release, input: dict[str, Any]) -> None:
+    """Apply the ``title``, ``notes`` and ``prerelease`` the input gives."""
+    release.name = input.get("title", release.name)
+    release.body = input.get("notes", release.body)
+    release.prerelease = input.get("prerelease", release.prerelease)
+
+
 def _tag_is_free(world: World, tag: str, release: Release | None = None) -> None:
     taken = next(
         (r for r in world.releases if r.tag_name == tag and not r.draft and r is not release),
@@ -112,7 +117,7 @@ def _target(world: World, commitish: str) -> str:
 @capability(
     "release.list",
     "List releases, newest first (drafts included).",
-    input_schema(["owner", "name"], owner=OWNER, name=NAME, first=FIRST, after=AFTER),
+    repo_schema(first=FIRST, after=AFTER),
 )
 def release_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
@@ -122,7 +127,7 @@ def release_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "release.get",
     "Get the release with a tag name (its notes, author and assets too).",
-    input_schema(["owner", "name", "tagName"], owner=OWNER, name=NAME, tagName=TAG),
+    repo_schema("tagName", tagName=TAG),
 )
 def release_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
@@ -153,10 +158,8 @@ def release_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "release.create_draft",
     "Create a draft release for a tag (the tag is created when the release is published).",
-    input_schema(
-        ["owner", "name", "tagName"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
+        "tagName",
         tagName=TAG,
         title=TEXT,
         notes=TEXT,
@@ -189,10 +192,8 @@ def release_create_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "release.update",
     "Edit a release's tag, title, notes, target or prerelease flag without publishing it.",
-    input_schema(
-        ["owner", "name", "releaseId"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
+        "releaseId",
         releaseId=RELEASE_ID,
         tagName=TAG,
         title=TEXT,
@@ -219,19 +220,15 @@ def release_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     if "targetCommitish" in input:
         release.target_commitish = _target(world, input["targetCommitish"])
     release.tag_name = input.get("tagName", release.tag_name)
-    release.name = input.get("title", release.name)
-    release.body = input.get("notes", release.body)
-    release.prerelease = input.get("prerelease", release.prerelease)
+    _edit_text(release, input)
     return release_data(world, release)
 
 
 @capability(
     "release.publish_draft",
     "Publish a draft release (creating its tag), optionally setting title, notes, prerelease.",
-    input_schema(
-        ["owner", "name", "releaseId"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
+        "releaseId",
         releaseId=RELEASE_ID,
         title=TEXT,
         notes=TEXT,
@@ -246,9 +243,7 @@ def release_publish_draft(world: World, input: dict[str, Any]) -> dict[str, Any]
             "CONFLICT", f"release {release.id} ({release.tag_name}) is already published"
         )
     _tag_is_free(world, release.tag_name, release)
-    release.name = input.get("title", release.name)
-    release.body = input.get("notes", release.body)
-    release.prerelease = input.get("prerelease", release.prerelease)
+    _edit_text(release, input)
     release.draft = False
     release.published_at = world.tick()
     return {**release_data(world, release), "wasDraft": True}

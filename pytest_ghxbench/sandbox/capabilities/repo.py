@@ -8,17 +8,15 @@ from typing import Any
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
-    NAME,
-    OWNER,
     capability,
-    input_schema,
     page,
+    repo_schema,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import IssueType, Label, Milestone, World
 
-REPO_INPUT = input_schema(["owner", "name"], owner=OWNER, name=NAME)
-REPO_PAGE_INPUT = input_schema(["owner", "name"], owner=OWNER, name=NAME, first=FIRST, after=AFTER)
+REPO_INPUT = repo_schema()
+REPO_PAGE_INPUT = repo_schema(first=FIRST, after=AFTER)
 
 
 @capability("repo.view", "Fetch repository metadata.", REPO_INPUT)
@@ -101,10 +99,7 @@ def milestone_data(world: World, milestone: Milestone) -> dict[str, Any]:
 @capability(
     "repo.milestones.list",
     "List the repository's milestones (open ones unless state says otherwise).",
-    input_schema(
-        ["owner", "name"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
         state={"enum": ["open", "closed", "all"], "default": "open"},
         first=FIRST,
         after=AFTER,

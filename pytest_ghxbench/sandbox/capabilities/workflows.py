@@ -23,12 +23,10 @@ from typing import Any
 from pytest_ghxbench.sandbox.capabilities.registry import (
     AFTER,
     FIRST,
-    NAME,
-    OWNER,
     CapabilityError,
     capability,
-    input_schema,
     page,
+    repo_schema,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun, World
@@ -67,7 +65,7 @@ def _render_workflow(world: World, flow: Workflow) -> dict[str, Any]:
 @capability(
     "workflow.list",
     "List the repository's workflows.",
-    input_schema(["owner", "name"], owner=OWNER, name=NAME, first=FIRST, after=AFTER),
+    repo_schema(first=FIRST, after=AFTER),
 )
 def list_workflows(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
@@ -77,7 +75,7 @@ def list_workflows(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "workflow.get",
     "Get one workflow by id, file name (ci.yml), path or name.",
-    input_schema(["owner", "name", "workflowId"], owner=OWNER, name=NAME, workflowId=WORKFLOW_ID),
+    repo_schema("workflowId", workflowId=WORKFLOW_ID),
 )
 def get_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
@@ -87,10 +85,9 @@ def get_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @capability(
     "workflow_dispatch.run",
     "Trigger a workflow_dispatch run of a workflow on a branch, with its inputs.",
-    input_schema(
-        ["owner", "name", "workflowId", "ref"],
-        owner=OWNER,
-        name=NAME,
+    repo_schema(
+        "workflowId",
+        "ref",
         workflowId=WORKFLOW_ID,
         ref={"type": "string", "minLength": 1, "description": "Branch to run on"},
         inputs={

@@ -1,0 +1,79 @@
+"""Issue comment capabilities: ``issue.comments.list`` (oldest first) and
+``issue.comments.create``.
+
+Listing addresses the issue by repository and number, commenting by node id (``issueId``).
+A locked issue takes comments from collaborators only (``CONFLICT`` otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.issues import (
+    BODY,
+    by_id,
+    issue_by_id,
+    issue_by_number,
+    issue_url,
+)
+from pytest_ghxbench.sandbox.capabilities.registry import (
+    AFTER,
+    FIRST,
+    ISSUE_NUMBER,
+    CapabilityError,
+    capability,
+    page,
+    repo_schema,
+)
+from pytest_ghxbench.sandbox.state import Comment, Issue, World
+
+__all__: list[str] = []
+
+
+def _comment_data(world: World, issue: Issue, comment: Comment) -> dict[str, Any]:
+    return {
+        "id": comment.node_id,
+        "body": comment.body,
+        "authorLogin": comment.author,
+        "url": f"{issue_url(world, issue.number)}#issuecomment-{comment.id}",
+        "createdAt": comment.created_at,
+    }
+
+
+@capability(
+    "issue.comments.list",
+    "List the comments of one issue, oldest first.",
+    repo_schema(
+        "issueNumber",
+        issueNumber=ISSUE_NUMBER,
+        first=FIRST,
+        after=AFTER,
+    ),
+    route="graphql",
+)
+def issue_comments_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_number(world, input)
+    return page(issue.comments, input, lambda c: _comment_data(world, issue, c))
+
+
+@capability(
+    "issue.comments.create",
+    "Add a comment to an issue.",
+    by_id("body", body=BODY),
+    mutates=True,
+)
+def issue_comments_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    issue = issue_by_id(world, input["issueId"])
+    if issue.locked and world.viewer not in world.collaborators:
+        raise CapabilityError("CONFLICT", f"issue #{issue.number} is locked")
+    comment_id = world.next_id()
+    comment = Comment(
+        id=comment_id,
+        node_id=world.node("IC", comment_id),
+        author=world.viewer,
+        body=input["body"],
+        created_at=world.tick(),
+    )
+    issue.comments.append(comment)
+    issue.updated_at = comment.created_at
+    return _comment_data(world, issue, comment)
