@@ -21,9 +21,15 @@ from pytest_ghxbench.sandbox.capabilities.issues import (
     touch,
 )
 from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability
-from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.sandbox.state import Issue, World
 
 __all__: list[str] = []
+
+
+def _set_labels(world: World, issue: Issue, names: list[str]) -> dict[str, Any]:
+    issue.labels = known_labels(world, names)
+    touch(world, issue)
+    return issue_summary(issue, labels=list(issue.labels), updated=True)
 
 
 @capability(
@@ -33,10 +39,7 @@ __all__: list[str] = []
     mutates=True,
 )
 def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    issue.labels = known_labels(world, input["labels"])
-    touch(world, issue)
-    return issue_summary(issue, labels=list(issue.labels), updated=True)
+    return _set_labels(world, issue_by_id(world, input["issueId"]), input["labels"])
 
 
 @capability(
@@ -47,9 +50,7 @@ def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
 )
 def issue_labels_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
-    issue.labels = known_labels(world, [*issue.labels, *input["labels"]])
-    touch(world, issue)
-    return issue_summary(issue, labels=list(issue.labels), updated=True)
+    return _set_labels(world, issue, [*issue.labels, *input["labels"]])
 
 
 @capability(
