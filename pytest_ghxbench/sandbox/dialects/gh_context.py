@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.dialects.gh_args import Command, GhError, Parsed, json_fields_help
@@ -25,6 +25,7 @@ __all__ = [
     "duration",
     "export_json",
     "fuzzy_ago",
+    "list_result",
     "parse_time",
     "pluralize",
     "table",
@@ -147,6 +148,30 @@ def export_json(
         except JqError as exc:
             raise GhError(str(exc)) from None
     return ok(dump_json(value) + "\n", context=context)
+
+
+_Item = TypeVar("_Item")
+
+
+def list_result(
+    command: Command,
+    parsed: Parsed,
+    items: Sequence[_Item],
+    getters: Callable[[_Item], Mapping[str, Any]],
+    row: Callable[[_Item], Sequence[object]],
+    *,
+    empty: str,
+) -> CliResult:
+    """What a ``list`` command prints: the ``--json`` export of ``items`` when asked for, else
+    ``empty`` on stderr when there are none, else one table row per item."""
+    exported = export_json(
+        command, parsed, lambda fields: [pick(fields, getters(i)) for i in items]
+    )
+    if exported is not None:
+        return exported
+    if not items:
+        return ok(stderr=empty)
+    return ok(table([row(item) for item in items]))
 
 
 def dump_json(value: Any) -> str:

@@ -7,9 +7,18 @@ from pathlib import Path
 
 from pytest_ghxbench.sandbox.dialects.gh_args import Flag, GhError, Parsed
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.sandbox.state import Comment, World
 
-__all__ = ["BODY_FILE", "labels_to_add", "logins", "milestone_number", "read_body"]
+__all__ = [
+    "BODY_FILE",
+    "COMMENT_FLAGS",
+    "edit_last_comment",
+    "labels_to_add",
+    "logins",
+    "milestone_number",
+    "read_body",
+    "resolve_me",
+]
 
 BODY_FILE = Flag(
     "body-file",
@@ -17,6 +26,20 @@ BODY_FILE = Flag(
     short="F",
     metavar="file",
 )
+
+COMMENT_FLAGS = (
+    Flag("body", "The comment body text", short="b", metavar="text"),
+    BODY_FILE,
+    Flag("edit-last", "Edit the last comment of the same author", kind="bool"),
+    Flag(
+        "editor",
+        "Skip prompts and open the text editor to write the body in",
+        short="e",
+        kind="bool",
+    ),
+    Flag("web", "Open the web browser to write the comment", short="w", kind="bool"),
+)
+"""Flags of ``gh issue comment`` and ``gh pr comment``, which take the same options."""
 
 
 def read_body(ctx: GhContext, parsed: Parsed, name: str = "body-file") -> str | None:
@@ -32,6 +55,17 @@ def read_body(ctx: GhContext, parsed: Parsed, name: str = "body-file") -> str | 
     if parsed.has("body"):
         return parsed.text("body")
     return None
+
+
+def edit_last_comment(ctx: GhContext, comments: list[Comment], body: str) -> Comment:
+    """``--edit-last``: the viewer's latest comment among ``comments``, now saying ``body``."""
+    mine = [c for c in comments if c.author == ctx.world.viewer]
+    if not mine:
+        raise GhError("no comments found for current user")
+    ctx.mutated = True
+    comment = mine[-1]
+    comment.body, comment.updated_at = body, ctx.world.tick()
+    return comment
 
 
 def labels_to_add(world: World, names: list[str]) -> list[str]:
@@ -52,5 +86,10 @@ def milestone_number(world: World, title: str) -> int:
     return milestone.number
 
 
+def resolve_me(ctx: GhContext, name: str) -> str:
+    """``name`` with ``@me`` read as the viewer's login."""
+    return ctx.world.viewer if name == "@me" else name
+
+
 def logins(ctx: GhContext, names: list[str]) -> list[str]:
-    return [ctx.world.viewer if n == "@me" else n for n in names]
+    return [resolve_me(ctx, n) for n in names]

@@ -8,8 +8,14 @@ from pytest_ghxbench.sandbox.dialects.gh_args import (
     GhError,
     Parsed,
 )
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, export_json, ok, pick, table
-from pytest_ghxbench.sandbox.dialects.gh_inputs import logins
+from pytest_ghxbench.sandbox.dialects.gh_context import (
+    GhContext,
+    export_json,
+    list_result,
+    ok,
+    pick,
+)
+from pytest_ghxbench.sandbox.dialects.gh_inputs import resolve_me
 from pytest_ghxbench.sandbox.dialects.gh_render import ISSUE_FIELDS, issue_getters
 from pytest_ghxbench.sandbox.dialects.gh_search import matches
 from pytest_ghxbench.sandbox.dialects.result import CliResult
@@ -121,10 +127,10 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
             continue
         if not wanted <= {name.casefold() for name in issue.labels}:
             continue
-        assignee = logins(ctx, [parsed.text("assignee")])[0] if parsed.text("assignee") else ""
+        assignee = resolve_me(ctx, parsed.text("assignee")) if parsed.text("assignee") else ""
         if assignee and assignee not in issue.assignees:
             continue
-        author = logins(ctx, [parsed.text("author")])[0] if parsed.text("author") else ""
+        author = resolve_me(ctx, parsed.text("author")) if parsed.text("author") else ""
         if author and issue.author != author:
             continue
         if milestone and not _in_milestone(ctx, issue, milestone):
@@ -133,20 +139,20 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
             continue
         chosen.append(issue)
     chosen = chosen[:limit]
-    exported = export_json(
+    return list_result(
         ISSUE_LIST,
         parsed,
-        lambda fields: [pick(fields, issue_getters(ctx.world, i)) for i in chosen],
+        chosen,
+        lambda i: issue_getters(ctx.world, i),
+        lambda i: [
+            i.number,
+            i.state,
+            i.title,
+            ", ".join(sorted(i.labels, key=str.lower)),
+            i.updated_at,
+        ],
+        empty=f"no issues match your search in {ctx.full_name}\n",
     )
-    if exported is not None:
-        return exported
-    if not chosen:
-        return ok(stderr=f"no issues match your search in {ctx.full_name}\n")
-    rows = [
-        [i.number, i.state, i.title, ", ".join(sorted(i.labels, key=str.lower)), i.updated_at]
-        for i in chosen
-    ]
-    return ok(table(rows))
 
 
 def _in_milestone(ctx: GhContext, issue: Issue, wanted: str) -> bool:

@@ -9,12 +9,15 @@ from pytest_ghxbench.sandbox.dialects.gh_args import (
     Command,
     Flag,
     GhError,
+    Handler,
     Parsed,
     flag_usage_block,
 )
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, ok
 from pytest_ghxbench.sandbox.dialects.gh_inputs import (
     BODY_FILE,
+    COMMENT_FLAGS,
+    edit_last_comment,
     labels_to_add,
     logins,
     milestone_number,
@@ -190,6 +193,23 @@ ISSUE_EDIT = Command(
 )
 
 
+def _one_issue_command(
+    verb: str, summary: str, handler: Handler, flags: tuple[Flag, ...], long: str = ""
+) -> Command:
+    """An ``issue <verb>`` command acting on exactly one issue given by number or URL."""
+    return Command(
+        f"issue {verb}",
+        f"{verb} {SELECTOR}",
+        summary,
+        handler,
+        flags=flags,
+        long=long,
+        max_args=1,
+        min_args=1,
+        arg_error="issue number or url required",
+    )
+
+
 def _close(ctx: GhContext, parsed: Parsed) -> CliResult:
     issue = find_issue(ctx, parsed)
     if issue.state == "CLOSED":
@@ -205,12 +225,11 @@ def _close(ctx: GhContext, parsed: Parsed) -> CliResult:
     return ok(stderr=f"✓ Closed issue {issue_ref(ctx, issue)}\n", context=ctx)
 
 
-ISSUE_CLOSE = Command(
-    "issue close",
-    f"close {SELECTOR}",
+ISSUE_CLOSE = _one_issue_command(
+    "close",
     "Close issue",
     _close,
-    flags=(
+    (
         Flag("comment", "Leave a closing comment", short="c"),
         Flag(
             "duplicate-of", "Mark as duplicate of another issue by number or URL", metavar="number"
@@ -223,9 +242,6 @@ ISSUE_CLOSE = Command(
             choices=("completed", "not planned", "duplicate"),
         ),
     ),
-    max_args=1,
-    min_args=1,
-    arg_error="issue number or url required",
 )
 
 
@@ -241,15 +257,8 @@ def _reopen(ctx: GhContext, parsed: Parsed) -> CliResult:
     return ok(stderr=f"✓ Reopened issue {issue_ref(ctx, issue)}\n", context=ctx)
 
 
-ISSUE_REOPEN = Command(
-    "issue reopen",
-    f"reopen {SELECTOR}",
-    "Reopen issue",
-    _reopen,
-    flags=(Flag("comment", "Add a reopening comment", short="c"),),
-    max_args=1,
-    min_args=1,
-    arg_error="issue number or url required",
+ISSUE_REOPEN = _one_issue_command(
+    "reopen", "Reopen issue", _reopen, (Flag("comment", "Add a reopening comment", short="c"),)
 )
 
 
@@ -272,37 +281,18 @@ def _comment(ctx: GhContext, parsed: Parsed) -> CliResult:
         return run_gh(ctx.world, ["pr", "comment", str(number), "--body", body], ctx.stdin)
     issue = find_issue(ctx, parsed)
     if parsed.on("edit-last"):
-        mine = [c for c in issue.comments if c.author == ctx.world.viewer]
-        if not mine:
-            raise GhError("no comments found for current user")
-        ctx.mutated = True
-        mine[-1].body, mine[-1].updated_at = body, ctx.world.tick()
-        return ok(f"{issue_url(ctx, issue)}#issuecomment-{mine[-1].id}\n", context=ctx)
+        edited = edit_last_comment(ctx, issue.comments, body)
+        return ok(f"{issue_url(ctx, issue)}#issuecomment-{edited.id}\n", context=ctx)
     data = ctx.call("issue.comments.create", {"issueId": issue.node_id, "body": body})
     return ok(f"{data['url']}\n", context=ctx)
 
 
-ISSUE_COMMENT = Command(
-    "issue comment",
-    f"comment {SELECTOR}",
+ISSUE_COMMENT = _one_issue_command(
+    "comment",
     "Add a comment to an issue",
     _comment,
-    flags=(
-        Flag("body", "The comment body text", short="b", metavar="text"),
-        BODY_FILE,
-        Flag("edit-last", "Edit the last comment of the same author", kind="bool"),
-        Flag(
-            "editor",
-            "Skip prompts and open the text editor to write the body in",
-            short="e",
-            kind="bool",
-        ),
-        Flag("web", "Open the web browser to write the comment", short="w", kind="bool"),
-    ),
+    COMMENT_FLAGS,
     long="Add a comment to a GitHub issue.",
-    max_args=1,
-    min_args=1,
-    arg_error="issue number or url required",
 )
 
 
@@ -316,15 +306,11 @@ def _delete(ctx: GhContext, parsed: Parsed) -> CliResult:
     return ok(stderr=f"✓ Deleted issue {issue_ref(ctx, issue)}.\n", context=ctx)
 
 
-ISSUE_DELETE = Command(
-    "issue delete",
-    f"delete {SELECTOR}",
+ISSUE_DELETE = _one_issue_command(
+    "delete",
     "Delete issue",
     _delete,
-    flags=(Flag("yes", "Confirm deletion without prompting", kind="bool"),),
-    max_args=1,
-    min_args=1,
-    arg_error="issue number or url required",
+    (Flag("yes", "Confirm deletion without prompting", kind="bool"),),
 )
 
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from pytest_ghxbench.sandbox.dialects.gh_args import Command, Flag, GhError, Parsed
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, export_json, ok, pick, table
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, list_result, ok
 from pytest_ghxbench.sandbox.dialects.result import CliResult
 from pytest_ghxbench.sandbox.state import Issue, Label, PullRequest, World
 
@@ -53,16 +53,14 @@ def _label_list(ctx: GhContext, parsed: Parsed) -> CliResult:
     if parsed.text("order") == "desc":
         labels.reverse()
     labels = labels[: parsed.number("limit")]
-    exported = export_json(
+    return list_result(
         LABEL_LIST,
         parsed,
-        lambda fields: [pick(fields, _label_getters(ctx.world, lab)) for lab in labels],
+        labels,
+        lambda lab: _label_getters(ctx.world, lab),
+        lambda lab: [lab.name, lab.description, f"#{lab.color}"],
+        empty=f"no labels found in {ctx.full_name}\n",
     )
-    if exported is not None:
-        return exported
-    if not labels:
-        return ok(stderr=f"no labels found in {ctx.full_name}\n")
-    return ok(table([[lab.name, lab.description, f"#{lab.color}"] for lab in labels]))
 
 
 LABEL_LIST = Command(

@@ -18,10 +18,12 @@ from pytest_ghxbench.sandbox.dialects.gh_context import (
     GhContext,
     duration,
     export_json,
+    list_result,
     ok,
     pick,
     table,
 )
+from pytest_ghxbench.sandbox.dialects.gh_inputs import resolve_me
 from pytest_ghxbench.sandbox.dialects.gh_render import (
     PR_FIELDS,
     check_bucket,
@@ -172,9 +174,12 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
             continue
         if not wanted_labels <= {name.casefold() for name in pull.labels}:
             continue
-        if parsed.text("assignee") and _me(ctx, parsed.text("assignee")) not in pull.assignees:
+        if (
+            parsed.text("assignee")
+            and resolve_me(ctx, parsed.text("assignee")) not in pull.assignees
+        ):
             continue
-        if parsed.text("author") and pull.author != _me(ctx, parsed.text("author")):
+        if parsed.text("author") and pull.author != resolve_me(ctx, parsed.text("author")):
             continue
         if parsed.text("base") and pull.base_ref != parsed.text("base"):
             continue
@@ -186,21 +191,14 @@ def _list(ctx: GhContext, parsed: Parsed) -> CliResult:
             continue
         chosen.append(pull)
     chosen = chosen[:limit]
-    exported = export_json(
+    return list_result(
         PR_LIST,
         parsed,
-        lambda fields: [pick(fields, pr_getters(ctx.world, p)) for p in chosen],
+        chosen,
+        lambda p: pr_getters(ctx.world, p),
+        lambda p: [p.number, p.title, p.head_ref, state_with_draft(p), p.created_at],
+        empty=f"no pull requests match your search in {ctx.full_name}\n",
     )
-    if exported is not None:
-        return exported
-    if not chosen:
-        return ok(stderr=f"no pull requests match your search in {ctx.full_name}\n")
-    rows = [[p.number, p.title, p.head_ref, state_with_draft(p), p.created_at] for p in chosen]
-    return ok(table(rows))
-
-
-def _me(ctx: GhContext, login: str) -> str:
-    return ctx.world.viewer if login == "@me" else login
 
 
 PR_LIST = Command(

@@ -19,6 +19,8 @@ from pytest_ghxbench.sandbox.dialects.gh_args import (
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, ok
 from pytest_ghxbench.sandbox.dialects.gh_inputs import (
     BODY_FILE,
+    COMMENT_FLAGS,
+    edit_last_comment,
     labels_to_add,
     logins,
     milestone_number,
@@ -119,11 +121,7 @@ def _comment(ctx: GhContext, parsed: Parsed) -> CliResult:
     pull = find_pull_request(ctx, parsed)
     ctx.mutated = True
     if parsed.on("edit-last"):
-        mine = [c for c in pull.comments if c.author == ctx.world.viewer]
-        if not mine:
-            raise GhError("no comments found for current user")
-        comment = mine[-1]
-        comment.body, comment.updated_at = body, ctx.world.tick()
+        comment = edit_last_comment(ctx, pull.comments, body)
     else:
         comment = add_conversation_comment(ctx.world, pull, body)
     url = f"{ctx.world.repository.url}/pull/{pull.number}#issuecomment-{comment.id}"
@@ -135,18 +133,7 @@ PR_COMMENT = Command(
     f"comment {SELECTOR}",
     "Add a comment to a pull request",
     _comment,
-    flags=(
-        Flag("body", "The comment body text", short="b", metavar="text"),
-        BODY_FILE,
-        Flag("edit-last", "Edit the last comment of the same author", kind="bool"),
-        Flag(
-            "editor",
-            "Skip prompts and open the text editor to write the body in",
-            short="e",
-            kind="bool",
-        ),
-        Flag("web", "Open the web browser to write the comment", short="w", kind="bool"),
-    ),
+    flags=COMMENT_FLAGS,
     long="Add a comment to a GitHub pull request.\n\nWithout the body text supplied through "
     "flags, the command will interactively\nprompt for the comment text.",
     max_args=1,
