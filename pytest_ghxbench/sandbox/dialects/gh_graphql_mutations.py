@@ -14,6 +14,7 @@ from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_ca
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
 from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
     GraphQLError,
+    Typed,
     abstract,
     connection,
     obj,
@@ -67,13 +68,22 @@ def need(data: A, key: str) -> Any:
     return data[key]
 
 
-def typed_node(ctx: C, node: Any, kind: str) -> Any:
+def _node_of_kind(ctx: C, node: Any, kinds: tuple[str, ...]) -> Typed:
     found = find_node(ctx.world, str(node))
-    if found is None or found.typename != kind:
+    if found is None or found.typename not in kinds:
         raise GraphQLError(
             f"Could not resolve to a node with the global id of '{node}'", type="NOT_FOUND"
         )
-    return found.value
+    return found
+
+
+def typed_node(ctx: C, node: Any, kind: str) -> Any:
+    return _node_of_kind(ctx, node, (kind,)).value
+
+
+def _issue_or_pull_node(ctx: C, node: Any) -> Typed:
+    """The issue or pull request whose global id is ``node``; ``NOT_FOUND`` for anything else."""
+    return _node_of_kind(ctx, node, ("Issue", "PullRequest"))
 
 
 def issue_of(ctx: C, node: Any) -> Issue:
@@ -115,13 +125,8 @@ def register(field: str, resolver: Any, **payload: str) -> None:
 
 def _add_comment(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
-    subject = find_node(ctx.world, str(need(data, "subjectId")))
+    subject = _issue_or_pull_node(ctx, need(data, "subjectId"))
     body = str(data.get("body") or "")
-    if subject is None or subject.typename not in ("Issue", "PullRequest"):
-        raise GraphQLError(
-            f"Could not resolve to a node with the global id of '{data['subjectId']}'",
-            type="NOT_FOUND",
-        )
     if subject.typename == "Issue":
         call_capability(
             ctx, "issue.comments.create", {"issueId": subject.value.node_id, "body": body}
@@ -263,13 +268,9 @@ def _delete_issue(_: Any, args: A, ctx: C) -> A:
 def _labels_change(adding: bool) -> Any:
     def resolve(_: Any, args: A, ctx: C) -> A:
         data = input_of(args)
-        target = find_node(ctx.world, str(need(data, "labelableId")))
+        target_id = need(data, "labelableId")
         names = _label_names(ctx, data.get("labelIds"))
-        if target is None or target.typename not in ("Issue", "PullRequest"):
-            raise GraphQLError(
-                f"Could not resolve to a node with the global id of '{data['labelableId']}'",
-                type="NOT_FOUND",
-            )
+        target = _issue_or_pull_node(ctx, target_id)
         item = target.value
         wanted = [*item.labels, *names] if adding else [n for n in item.labels if n not in names]
         if target.typename == "Issue":
@@ -290,13 +291,9 @@ def _labels_change(adding: bool) -> Any:
 def _assignees_change(adding: bool) -> Any:
     def resolve(_: Any, args: A, ctx: C) -> A:
         data = input_of(args)
-        target = find_node(ctx.world, str(need(data, "assignableId")))
+        target_id = need(data, "assignableId")
         logins = logins_of(ctx, data.get("assigneeIds"))
-        if target is None or target.typename not in ("Issue", "PullRequest"):
-            raise GraphQLError(
-                f"Could not resolve to a node with the global id of '{data['assignableId']}'",
-                type="NOT_FOUND",
-            )
+        target = _issue_or_pull_node(ctx, target_id)
         item = target.value
         if target.typename == "Issue":
             wanted = (

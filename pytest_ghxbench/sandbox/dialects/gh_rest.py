@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
@@ -31,6 +31,7 @@ __all__ = [
     "RestRequest",
     "call",
     "dispatch",
+    "or_not_found",
     "paged",
     "route",
 ]
@@ -42,6 +43,16 @@ class RestError(Exception):
         self.status = status
         self.message = message
         self.errors = errors
+
+
+_Found = TypeVar("_Found")
+
+
+def or_not_found(value: _Found | None) -> _Found:
+    """``value``, or GitHub's 404 answer when the resource it names does not exist."""
+    if value is None:
+        raise RestError(404, "Not Found")
+    return value
 
 
 @dataclass(frozen=True)
@@ -176,9 +187,7 @@ def _labels(request: RestRequest) -> Any:
 
 @route("GET", "labels/([^/]+)")
 def _label(request: RestRequest) -> Any:
-    label = request.ctx.world.label(request.groups[0].replace("%20", " "))
-    if label is None:
-        raise RestError(404, "Not Found")
+    label = or_not_found(request.ctx.world.label(request.groups[0].replace("%20", " ")))
     return label_rest(request.ctx.world, label)
 
 
@@ -192,9 +201,7 @@ def _milestones(request: RestRequest) -> Any:
 
 @route("GET", r"milestones/(\d+)")
 def _milestone(request: RestRequest) -> Any:
-    milestone = request.ctx.world.milestone(request.number())
-    if milestone is None:
-        raise RestError(404, "Not Found")
+    milestone = or_not_found(request.ctx.world.milestone(request.number()))
     return milestone_rest(request.ctx.world, milestone)
 
 
@@ -249,19 +256,15 @@ def _latest(request: RestRequest) -> Any:
 @route("GET", "releases/tags/(.+)")
 def _by_tag(request: RestRequest) -> Any:
     world = request.ctx.world
-    found = next(
-        (r for r in world.releases if r.tag_name == request.groups[0] and not r.draft), None
+    found = or_not_found(
+        next((r for r in world.releases if r.tag_name == request.groups[0] and not r.draft), None)
     )
-    if found is None:
-        raise RestError(404, "Not Found")
     return release_rest(world, found)
 
 
 @route("GET", r"releases/(\d+)")
 def _release(request: RestRequest) -> Any:
-    found = request.ctx.world.release(request.number())
-    if found is None:
-        raise RestError(404, "Not Found")
+    found = or_not_found(request.ctx.world.release(request.number()))
     return release_rest(request.ctx.world, found)
 
 
@@ -296,9 +299,7 @@ def _create_release(request: RestRequest) -> Any:
 @route("PATCH", r"releases/(\d+)")
 def _edit_release(request: RestRequest) -> Any:
     world = request.ctx.world
-    release = world.release(request.number())
-    if release is None:
-        raise RestError(404, "Not Found")
+    release = or_not_found(world.release(request.number()))
     body = request.body
     base = {**repo_input(request), "releaseId": release.id}
     changes: dict[str, Any] = {}

@@ -11,6 +11,7 @@ from pytest_ghxbench.sandbox.dialects.gh_rest import (
     RestError,
     RestRequest,
     call,
+    or_not_found,
     paged,
     repo_input,
     route,
@@ -29,10 +30,7 @@ __all__: list[str] = []
 
 
 def _check(request: RestRequest) -> CheckRun:
-    check = request.ctx.world.check_run(request.number())
-    if check is None:
-        raise RestError(404, "Not Found")
-    return check
+    return or_not_found(request.ctx.world.check_run(request.number()))
 
 
 @route("GET", r"commits/(.+)/check-runs")
@@ -66,10 +64,7 @@ def _annotations(request: RestRequest) -> Any:
 
 def _workflow(request: RestRequest) -> Workflow:
     key = request.groups[0]
-    flow = request.ctx.world.workflow(int(key) if key.isdigit() else key)
-    if flow is None:
-        raise RestError(404, "Not Found")
-    return flow
+    return or_not_found(request.ctx.world.workflow(int(key) if key.isdigit() else key))
 
 
 @route("GET", "actions/workflows")
@@ -144,10 +139,7 @@ def _all_runs(request: RestRequest) -> Any:
 
 
 def _run(request: RestRequest) -> WorkflowRun:
-    run = request.ctx.world.workflow_run(request.number())
-    if run is None:
-        raise RestError(404, "Not Found")
-    return run
+    return or_not_found(request.ctx.world.workflow_run(request.number()))
 
 
 @route("GET", r"actions/runs/(\d+)")
@@ -211,9 +203,7 @@ def _cancel(request: RestRequest) -> Any:
 
 @route("GET", r"actions/jobs/(\d+)")
 def _job(request: RestRequest) -> Any:
-    job = request.ctx.world.job(request.number())
-    if job is None:
-        raise RestError(404, "Not Found")
+    job = or_not_found(request.ctx.world.job(request.number()))
     return job_rest(request.ctx.world, job)
 
 

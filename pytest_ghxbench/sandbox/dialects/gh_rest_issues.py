@@ -14,6 +14,7 @@ from pytest_ghxbench.sandbox.dialects.gh_rest import (
     RestError,
     RestRequest,
     call,
+    or_not_found,
     paged,
     repo_input,
     route,
@@ -47,10 +48,7 @@ def _by_database_id(request: RestRequest, value: Any) -> Issue:
         raise RestError(
             422, "Validation Failed", [{"message": f"{value!r} is not an issue id"}]
         ) from None
-    issue = request.ctx.world.issue(number)
-    if issue is None:
-        raise RestError(404, "Not Found")
-    return issue
+    return or_not_found(request.ctx.world.issue(number))
 
 
 @route("GET", "issues")
@@ -261,9 +259,7 @@ def _sub_issues(request: RestRequest) -> Any:
 @route("GET", r"issues/(\d+)/parent")
 def _parent(request: RestRequest) -> Any:
     issue = _issue(request)
-    parent = request.ctx.world.issue(issue.parent) if issue.parent else None
-    if parent is None:
-        raise RestError(404, "Not Found")
+    parent = or_not_found(request.ctx.world.issue(issue.parent) if issue.parent else None)
     return issue_rest(request.ctx.world, parent)
 
 

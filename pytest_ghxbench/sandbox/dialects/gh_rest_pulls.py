@@ -10,6 +10,7 @@ from pytest_ghxbench.sandbox.dialects.gh_rest import (
     RestError,
     RestRequest,
     call,
+    or_not_found,
     paged,
     repo_input,
     route,
@@ -27,10 +28,7 @@ __all__: list[str] = []
 
 
 def _pull(request: RestRequest) -> PullRequest:
-    pull = request.ctx.world.pull_request(request.number())
-    if pull is None:
-        raise RestError(404, "Not Found")
-    return pull
+    return or_not_found(request.ctx.world.pull_request(request.number()))
 
 
 def _by_number(request: RestRequest, pull: PullRequest) -> dict[str, Any]:
