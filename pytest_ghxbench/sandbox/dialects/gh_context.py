@@ -21,6 +21,7 @@ from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
     "GhContext",
+    "capability_message",
     "dump_json",
     "duration",
     "export_json",
@@ -89,14 +90,19 @@ class GhContext:
     def call(self, task: str, input: Mapping[str, Any]) -> Any:
         """Run capability ``task`` and return its ``data``; a failure becomes a :class:`GhError`
         with the capability's message (gh prints GitHub's message the same way)."""
-        cap = get_capability(task)
-        if cap is not None and cap.mutates:
-            self.mutated = True
-        envelope = run_capability(self.world, task, input)
+        envelope = self.run(task, input)
         if not envelope["ok"]:
             error = envelope["error"] or {}
             raise GhError(str(error.get("message") or f"{task} failed"))
         return envelope["data"]
+
+    def run(self, task: str, input: Mapping[str, Any]) -> dict[str, Any]:
+        """Run capability ``task`` and return its result envelope, noting a mutation whenever
+        the capability may change the world (even if it then fails)."""
+        cap = get_capability(task)
+        if cap is not None and cap.mutates:
+            self.mutated = True
+        return run_capability(self.world, task, input)
 
     def repo_input(self) -> dict[str, Any]:
         repo = self.world.repository
@@ -104,6 +110,12 @@ class GhContext:
 
     def now(self) -> datetime:
         return parse_time(self.world.clock) or datetime.now(timezone.utc)
+
+
+def capability_message(error: Mapping[str, Any]) -> str:
+    """A failed capability's message as GitHub's APIs word it: without the ``input.field: ``
+    prefix that locates the bad field."""
+    return re.sub(r"^input(?:\.\w+)*: ", "", str(error.get("message", "")))
 
 
 def ok(stdout: str = "", stderr: str = "", *, context: GhContext | None = None) -> CliResult:

@@ -7,11 +7,10 @@ with GitHub's ``type`` (``NOT_FOUND``, ``UNPROCESSABLE``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, capability_message
 from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
     GraphQLError,
     Typed,
@@ -40,17 +39,15 @@ __all__ = [
 
 A = dict[str, Any]
 C = GhContext
+_Node = TypeVar("_Node")
 _TYPES = {"NOT_FOUND": "NOT_FOUND", "VALIDATION": "UNPROCESSABLE", "CONFLICT": "UNPROCESSABLE"}
 
 
 def call_capability(ctx: C, task: str, payload: Mapping[str, Any]) -> Any:
-    cap = get_capability(task)
-    if cap is not None and cap.mutates:
-        ctx.mutated = True
-    envelope = run_capability(ctx.world, task, payload)
+    envelope = ctx.run(task, payload)
     if not envelope["ok"]:
         error = envelope["error"] or {}
-        message = re.sub(r"^input(?:\.\w+)*: ", "", str(error.get("message", "")))
+        message = capability_message(error)
         raise GraphQLError(message, type=_TYPES.get(str(error.get("code")), "UNPROCESSABLE"))
     return envelope["data"]
 
@@ -157,28 +154,27 @@ def _issue_state(closing: bool) -> Any:
     return resolve
 
 
-def logins_of(ctx: C, ids: Any) -> list[str]:
-    logins = []
+def _each_node(ids: Any, typename: str, lookup: Callable[[str], _Node | None]) -> list[_Node]:
+    """Every id of ``ids`` looked up, or ``NOT_FOUND`` naming the first that is not a
+    ``typename``."""
+    found = []
     for node in ids or []:
-        login = user_node(ctx.world, str(node))
-        if login is None:
+        value = lookup(str(node))
+        if value is None:
             raise GraphQLError(
-                f"Could not resolve to a User with the global id of '{node}'.", type="NOT_FOUND"
+                f"Could not resolve to a {typename} with the global id of '{node}'.",
+                type="NOT_FOUND",
             )
-        logins.append(login)
-    return logins
+        found.append(value)
+    return found
+
+
+def logins_of(ctx: C, ids: Any) -> list[str]:
+    return _each_node(ids, "User", lambda node: user_node(ctx.world, node))
 
 
 def _label_names(ctx: C, ids: Any) -> list[str]:
-    names = []
-    for node in ids or []:
-        label = label_node(ctx.world, str(node))
-        if label is None:
-            raise GraphQLError(
-                f"Could not resolve to a Label with the global id of '{node}'.", type="NOT_FOUND"
-            )
-        names.append(label.name)
-    return names
+    return [label.name for label in _each_node(ids, "Label", lambda n: label_node(ctx.world, n))]
 
 
 def _milestone_number(ctx: C, node: Any) -> int | None:

@@ -202,6 +202,18 @@ def _item_list(ctx: GhContext, parsed: Parsed) -> CliResult:
     return _emit(ctx, parsed, value, table(rows))
 
 
+def _item_summary(world: World, item: ProjectItem) -> dict[str, Any]:
+    """What ``item-add`` and ``item-edit`` print about the item they touched."""
+    content, _ = _content(world, item)
+    return {
+        "body": content.get("body", ""),
+        "id": item.id,
+        "title": content.get("title", ""),
+        "type": content.get("type", ""),
+        "url": content.get("url", ""),
+    }
+
+
 def _item_add(ctx: GhContext, parsed: Parsed) -> CliResult:
     project = _project(ctx, parsed)
     url = parsed.text("url")
@@ -212,14 +224,7 @@ def _item_add(ctx: GhContext, parsed: Parsed) -> CliResult:
         {"owner": project.owner, "projectNumber": project.number, "issueUrl": url},
     )
     item = next(i for i in project.items if i.id == data["itemId"])
-    content, _ = _content(ctx.world, item)
-    value = {
-        "body": content.get("body", ""),
-        "id": item.id,
-        "title": content.get("title", ""),
-        "type": content.get("type", ""),
-        "url": content.get("url", ""),
-    }
+    value = _item_summary(ctx.world, item)
     return _emit(ctx, parsed, value, "Added item\n")
 
 
@@ -263,15 +268,8 @@ def _item_edit(ctx: GhContext, parsed: Parsed) -> CliResult:
     project = ctx.world.project_by_node_id(payload["projectId"])
     assert project is not None
     item = next(i for i in project.items if i.id == payload["itemId"])
-    content, _ = _content(ctx.world, item)
-    value = {
-        "body": content.get("body", ""),
-        "id": item.id,
-        "title": content.get("title", ""),
-        "type": content.get("type", ""),
-        "url": content.get("url", ""),
-    }
-    return _emit(ctx, parsed, value, f'Edited item "{content.get("title", "")}"\n')
+    value = _item_summary(ctx.world, item)
+    return _emit(ctx, parsed, value, f'Edited item "{value["title"]}"\n')
 
 
 def _command(name: str, use: str, short: str, handler: Any, *flags: Flag, args: int = 1) -> Command:

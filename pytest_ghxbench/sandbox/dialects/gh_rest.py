@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, capability_message
 from pytest_ghxbench.sandbox.dialects.gh_rest_render import (
     label_rest,
     milestone_rest,
@@ -97,15 +96,11 @@ _STATUS = {"NOT_FOUND": 404, "VALIDATION": 422, "CONFLICT": 409, "UNSUPPORTED": 
 
 def call(request: RestRequest, task: str, payload: Mapping[str, Any]) -> Any:
     """Run a capability; its failure becomes the matching HTTP error."""
-    ctx = request.ctx
-    cap = get_capability(task)
-    if cap is not None and cap.mutates:
-        ctx.mutated = True
-    envelope = run_capability(ctx.world, task, payload)
+    envelope = request.ctx.run(task, payload)
     if not envelope["ok"]:
         error = envelope["error"] or {}
         code = str(error.get("code"))
-        message = re.sub(r"^input(?:\.\w+)*: ", "", str(error.get("message", "")))
+        message = capability_message(error)
         status = _STATUS.get(code, 422)
         if status == 422:
             raise RestError(422, "Validation Failed", [{"message": message, "code": "invalid"}])

@@ -346,11 +346,16 @@ RUN_RERUN = Command(
 )
 
 
-def _cancel(ctx: GhContext, parsed: Parsed) -> CliResult:
+def _required_run(ctx: GhContext, parsed: Parsed) -> WorkflowRun:
+    """The run named by the one argument that ``cancel`` and ``watch`` cannot prompt for."""
     ctx.check_repo(parsed)
     if not parsed.args:
         raise GhError("run ID required when not running interactively")
-    run = find_run(ctx, parsed.args[0])
+    return find_run(ctx, parsed.args[0])
+
+
+def _cancel(ctx: GhContext, parsed: Parsed) -> CliResult:
+    run = _required_run(ctx, parsed)
     ctx.call("workflow_run.cancel", {**ctx.repo_input(), "runId": run.id})
     return ok(stderr=f"✓ Request to cancel workflow {run.id} submitted.\n", context=ctx)
 
@@ -366,10 +371,7 @@ RUN_CANCEL = Command(
 
 
 def _watch(ctx: GhContext, parsed: Parsed) -> CliResult:
-    ctx.check_repo(parsed)
-    if not parsed.args:
-        raise GhError("run ID required when not running interactively")
-    run = find_run(ctx, parsed.args[0])
+    run = _required_run(ctx, parsed)
     if run.status != "completed":
         raise GhError(
             f"run {run.id} is {run.status.replace('_', ' ')}; the sandbox does not advance "
