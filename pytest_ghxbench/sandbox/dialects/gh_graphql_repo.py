@@ -245,23 +245,18 @@ def _login(world: World, login: Any, kind: str) -> str:
     return user.login
 
 
-obj(
-    "User",
-    projectV2=(
-        "ProjectV2",
-        lambda login, a, c: gh_graphql_projects.project_by_number(c.world, login, a["number"]),
-    ),
-    projectsV2=connection(
-        "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]
-    ),
-)
-obj(
-    "Organization",
-    projectV2=(
-        "ProjectV2",
-        lambda login, a, c: gh_graphql_projects.project_by_number(c.world, login, a["number"]),
-    ),
-    projectsV2=connection(
-        "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]
-    ),
-)
+def _owner_project_fields() -> dict[str, Any]:
+    """The project fields that users and organizations both have (the value is the login)."""
+    return {
+        "projectV2": (
+            "ProjectV2",
+            lambda login, a, c: gh_graphql_projects.project_by_number(c.world, login, a["number"]),
+        ),
+        "projectsV2": connection(
+            "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]
+        ),
+    }
+
+
+obj("User", **_owner_project_fields())
+obj("Organization", **_owner_project_fields())

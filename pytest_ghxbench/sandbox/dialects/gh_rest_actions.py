@@ -3,7 +3,8 @@ dispatches, runs (list, get, re-run, cancel), jobs, job logs and artifacts."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pytest_ghxbench.sandbox.capabilities.actions import latest_checks, latest_jobs
 from pytest_ghxbench.sandbox.dialects.gh_rest import (
@@ -24,9 +25,21 @@ from pytest_ghxbench.sandbox.dialects.gh_rest_render_actions import (
     run_rest,
     workflow_rest,
 )
-from pytest_ghxbench.sandbox.state import CheckRun, Workflow, WorkflowRun
+from pytest_ghxbench.sandbox.state import CheckRun, Workflow, WorkflowRun, World
 
 __all__: list[str] = []
+
+
+_Item = TypeVar("_Item")
+
+
+def _counted_page(
+    request: RestRequest, key: str, items: list[_Item], render: Callable[[World, _Item], Any]
+) -> dict[str, Any]:
+    """The Actions and checks list shape: the count of all ``items``, and one page of them
+    rendered under ``key``."""
+    world = request.ctx.world
+    return {"total_count": len(items), key: [render(world, item) for item in paged(request, items)]}
 
 
 def _check(request: RestRequest) -> CheckRun:
@@ -45,10 +58,7 @@ def _commit_checks(request: RestRequest) -> Any:
     ]
     if request.params.get("status"):
         checks = [c for c in checks if c.status == request.params["status"]]
-    return {
-        "total_count": len(checks),
-        "check_runs": [check_run_rest(world, c) for c in paged(request, checks)],
-    }
+    return _counted_page(request, "check_runs", checks, check_run_rest)
 
 
 @route("GET", r"check-runs/(\d+)")
@@ -69,11 +79,7 @@ def _workflow(request: RestRequest) -> Workflow:
 
 @route("GET", "actions/workflows")
 def _workflows(request: RestRequest) -> Any:
-    world = request.ctx.world
-    return {
-        "total_count": len(world.workflows),
-        "workflows": [workflow_rest(world, f) for f in paged(request, list(world.workflows))],
-    }
+    return _counted_page(request, "workflows", list(request.ctx.world.workflows), workflow_rest)
 
 
 @route("GET", r"actions/workflows/([^/]+)")
@@ -110,7 +116,6 @@ def _toggle(request: RestRequest) -> Any:
 
 
 def _runs(request: RestRequest, runs: list[WorkflowRun]) -> Any:
-    world = request.ctx.world
     params = request.params
     chosen = [
         r
@@ -121,10 +126,7 @@ def _runs(request: RestRequest, runs: list[WorkflowRun]) -> Any:
         and params.get("head_sha") in (None, r.head_sha)
         and params.get("actor") in (None, r.actor)
     ]
-    return {
-        "total_count": len(chosen),
-        "workflow_runs": [run_rest(world, r) for r in paged(request, chosen)],
-    }
+    return _counted_page(request, "workflow_runs", chosen, run_rest)
 
 
 @route("GET", r"actions/workflows/([^/]+)/runs")
@@ -155,7 +157,7 @@ def _jobs(request: RestRequest) -> Any:
         jobs = [j for j in world.jobs if j.run_id == run.id]
     else:
         jobs = latest_jobs(world, run.id)
-    return {"total_count": len(jobs), "jobs": [job_rest(world, j) for j in paged(request, jobs)]}
+    return _counted_page(request, "jobs", jobs, job_rest)
 
 
 @route("GET", r"actions/runs/(\d+)/artifacts")
@@ -163,10 +165,7 @@ def _artifacts(request: RestRequest) -> Any:
     world = request.ctx.world
     run = _run(request)
     found = [a for a in world.artifacts if a.run_id == run.id]
-    return {
-        "total_count": len(found),
-        "artifacts": [artifact_rest(world, a) for a in paged(request, found)],
-    }
+    return _counted_page(request, "artifacts", found, artifact_rest)
 
 
 @route("GET", r"actions/runs/(\d+)/logs")
@@ -219,7 +218,4 @@ def _job_logs(request: RestRequest) -> Any:
 def _repo_artifacts(request: RestRequest) -> Any:
     world = request.ctx.world
     found = [a for a in world.artifacts if request.params.get("name") in (None, a.name)]
-    return {
-        "total_count": len(found),
-        "artifacts": [artifact_rest(world, a) for a in paged(request, found)],
-    }
+    return _counted_page(request, "artifacts", found, artifact_rest)
