@@ -1,0 +1,1 @@
+"""The ``opencode`` adapter: drives OpenCode through one ``opencode serve`` per session."""

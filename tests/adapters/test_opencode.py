@@ -1,0 +1,281 @@
+"""The opencode adapter against a fake ``opencode serve`` that speaks the documented API."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ghxbench.adapters.opencode.adapter import OpencodeAdapter, OpencodeOptions
+from pytest_ghxbench.api import AdapterUnavailable, RunRequest, Tokens
+
+FAKE = Path(__file__).parent / "fakes_opencode" / "opencode"
+
+USER = {"info": {"role": "user", "cost": 99.0}, "parts": [{"type": "text", "text": "do it"}]}
+FIRST = {
+    "info": {
+        "role": "assistant",
+        "providerID": "anthropic",
+        "modelID": "claude-test",
+        "tokens": {"input": 100, "output": 20, "reasoning": 5, "cache": {"read": 50, "write": 10}},
+        "cost": 0.25,
+        "time": {"created": 1000, "completed": 1400},
+    },
+    "parts": [
+        {"type": "step-start"},
+        {"type": "reasoning", "text": "think", "time": {"start": 1000, "end": 1100}},
+        {
+            "type": "tool",
+            "tool": "bash",
+            "state": {
+                "status": "completed",
+                "input": {"command": "gh issue view 1"},
+                "output": "issue 1",
+                "time": {"start": 1150, "end": 1350},
+            },
+        },
+        {"type": "step-finish", "reason": "tool-calls"},
+    ],
+}
+SECOND = {
+    "info": {
+        "role": "assistant",
+        "providerID": "anthropic",
+        "modelID": "claude-test",
+        "tokens": {"input": 200, "output": 30, "reasoning": 0, "cache": {"read": 150, "write": 0}},
+        "cost": 0.5,
+        "time": {"created": 1400, "completed": 1900},
+    },
+    "parts": [
+        {"type": "reasoning", "text": "again", "time": {"start": 1400, "end": 1450}},
+        {
+            "type": "tool",
+            "tool": "ghx",
+            "state": {
+                "status": "error",
+                "input": {"task": "pr.view"},
+                "error": "boom",
+                "time": {"start": 1500, "end": 1600},
+            },
+        },
+        {"type": "text", "text": '{"ok": true, "data": {}, "error": null, "meta": {}}'},
+    ],
+}
+OK_SESSION = {"behavior": "ok", "messages": [USER, FIRST, SECOND]}
+
+
+@pytest.fixture
+def fake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[..., OpencodeAdapter]]:
+    """Builds an adapter whose binary is the fake, playing ``sessions`` in order."""
+    made: list[OpencodeAdapter] = []
+
+    def build(
+        sessions: list[dict[str, Any]],
+        providers: tuple[str, ...] = ("anthropic",),
+        model: str | None = "anthropic/claude-test",
+    ) -> OpencodeAdapter:
+        script = tmp_path / "script.json"
+        script.write_text(
+            json.dumps({"version": "9.8.7", "providers": list(providers), "sessions": sessions})
+        )
+        monkeypatch.setenv("FAKE_OPENCODE_SCRIPT", str(script))
+        monkeypatch.setenv("FAKE_OPENCODE_LOG", str(tmp_path / "requests.jsonl"))
+        binary = tmp_path / "bin" / "opencode"
+        binary.parent.mkdir(exist_ok=True)
+        binary.write_text(f'#!/bin/sh\nexec {sys.executable} {FAKE} "$@"\n')
+        binary.chmod(0o755)
+        options = OpencodeOptions(binary=str(binary), model=model, startup_timeout_s=15)
+        adapter = OpencodeAdapter(options=options)
+        made.append(adapter)
+        return adapter
+
+    yield build
+    for adapter in made:
+        adapter.close()
+
+
+def requests_log(tmp_path: Path) -> list[dict[str, Any]]:
+    lines = (tmp_path / "requests.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def request(
+    tmp_path: Path, *, mode: str = "ghx", timeout_s: float = 20.0, env: Mapping[str, str] = {}
+) -> RunRequest:
+    return RunRequest(
+        scenario=None,
+        mode=mode,
+        prompt="View issue 1 and answer with the envelope.",
+        instructions="Use ghx.",
+        timeout_s=timeout_s,
+        iteration=1,
+        workdir=tmp_path,
+        env=env,
+        backend=None,
+        item_id="issue-view-001",
+    )
+
+
+def test_one_server_a_session_per_item_and_exact_sums(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION, OK_SESSION])
+    first = adapter.run(request(tmp_path))
+    pid = adapter.server_pid
+    second = adapter.run(request(tmp_path))
+    assert adapter.server_pid == pid and pid is not None
+    assert (first.session_id, second.session_id) == ("ses_0", "ses_1")
+    for result in (first, second):
+        assert result.error is None
+        # assistant messages only: the user message's cost is not counted
+        assert result.tokens == Tokens(
+            input=300, output=50, reasoning=5, cache_read=200, cache_write=10
+        )
+        assert result.cost_usd == 0.75
+        assert result.api_calls == 2
+        assert result.model == "anthropic/claude-test"
+        assert result.final_text == '{"ok": true, "data": {}, "error": null, "meta": {}}'
+        # reasoning 100+50, gaps 1150-1100 and 1500-1450, tools 200+100, post 1900-1600
+        assert result.timing_breakdown == {
+            "reasoning_ms": 150.0,
+            "reasoning_to_tool_ms": 100.0,
+            "tool_ms": 300.0,
+            "post_tool_ms": 300.0,
+        }
+        names = [(c.name, c.ok, c.duration_ms, c.output) for c in result.tool_calls]
+        assert names == [("bash", True, 200.0, "issue 1"), ("ghx", False, 100.0, "boom")]
+    serves = [e for e in requests_log(tmp_path) if e.get("event") == "serve"]
+    assert len(serves) == 1
+
+
+def test_prompt_model_and_instructions_reach_the_server(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION])
+    adapter.run(request(tmp_path))
+    prompts = [
+        e
+        for e in requests_log(tmp_path)
+        if e.get("path") == "/session/ses_0/message" and e["method"] == "POST"
+    ]
+    assert prompts[0]["body"] == {
+        "parts": [{"type": "text", "text": "View issue 1 and answer with the envelope."}],
+        "system": "Use ghx.",
+        "model": {"providerID": "anthropic", "modelID": "claude-test"},
+    }
+    deleted = [e for e in requests_log(tmp_path) if e.get("method") == "DELETE"]
+    assert [e["path"] for e in deleted] == ["/session/ses_0"]
+
+
+def test_password_stays_out_of_the_result(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION, {"behavior": "garbage"}])
+    results = [adapter.run(request(tmp_path)), adapter.run(request(tmp_path))]
+    password = adapter._server.password  # type: ignore[union-attr]
+    assert len(password) >= 20
+    for result in results:
+        assert password not in json.dumps(result.transcript) + repr(result)
+
+
+def test_hang_is_a_timeout_and_the_server_serves_the_next_item(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([{"behavior": "hang"}, OK_SESSION])
+    started = time.monotonic()
+    hung = adapter.run(request(tmp_path, timeout_s=1.0))
+    assert time.monotonic() - started < 10
+    assert hung.error is not None and "timeout" in hung.error
+    pid = adapter.server_pid
+    after = adapter.run(request(tmp_path))
+    assert after.error is None and after.tokens.input == 300
+    assert adapter.server_pid == pid
+    aborts = [e["path"] for e in requests_log(tmp_path) if e.get("path", "").endswith("/abort")]
+    assert aborts == ["/session/ses_0/abort"]
+
+
+@pytest.mark.parametrize("behavior", ["garbage", "garbage_messages"])
+def test_garbage_mid_item_is_a_runner_error(fake: Any, tmp_path: Path, behavior: str) -> None:
+    adapter = fake([{"behavior": behavior}, OK_SESSION])
+    broken = adapter.run(request(tmp_path))
+    assert broken.error is not None and "not JSON" in broken.error
+    assert adapter.run(request(tmp_path)).error is None
+
+
+def test_a_dead_server_is_a_runner_error_and_is_restarted(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([{"behavior": "die"}, OK_SESSION])
+    died = adapter.run(request(tmp_path))
+    assert died.error is not None and "opencode failed mid-item" in died.error
+    first_pid = adapter.server_pid
+    after = adapter.run(request(tmp_path))
+    assert after.error is None
+    assert adapter.server_pid != first_pid
+
+
+def test_each_item_tools_run_in_that_items_environment(fake: Any, tmp_path: Path) -> None:
+    items = []
+    for mark in ("world-A", "world-B"):
+        shims = tmp_path / mark
+        shims.mkdir()
+        gh = shims / "gh"
+        gh.write_text('#!/bin/sh\necho "$ITEM_MARK $*"\n')
+        gh.chmod(0o755)
+        items.append({"PATH": f"{shims}{os.pathsep}{os.environ['PATH']}", "ITEM_MARK": mark})
+    run = ["gh", "issue", "view", "1"]
+    adapter = fake([{**OK_SESSION, "run": run}, {**OK_SESSION, "run": run}])
+    for env in items:
+        assert adapter.run(request(tmp_path, env=env)).error is None
+    outputs = [e["stdout"] for e in requests_log(tmp_path) if e.get("event") == "tool"]
+    assert outputs == ["world-A issue view 1\n", "world-B issue view 1\n"]
+
+
+def test_mcp_items_get_a_server_with_the_sandbox_mcp_configured(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION, OK_SESSION])
+    assert adapter.run(request(tmp_path, mode="mcp")).error is None
+    assert adapter.run(request(tmp_path, mode="ghx")).error is None
+    serves = [e for e in requests_log(tmp_path) if e.get("event") == "serve"]
+    assert len(serves) == 2 and serves[0]["pid"] != serves[1]["pid"]
+    config = json.loads(serves[0]["config"])
+    command = config["mcp"]["ghxbench"]["command"]
+    assert config["mcp"]["ghxbench"]["type"] == "local"
+    assert Path(command[0]).name == "ghxbench-mcp"
+    assert serves[1]["config"] is None
+
+
+def test_preflight_records_the_version_and_checks_credentials(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([], providers=("anthropic", "openai"))
+    adapter.preflight()
+    assert adapter.version == "9.8.7"
+    no_credentials = fake([], providers=("openai",))
+    with pytest.raises(AdapterUnavailable, match="provider 'anthropic' has no credentials"):
+        no_credentials.preflight()
+
+
+def test_preflight_without_the_binary_is_unavailable(tmp_path: Path) -> None:
+    options = OpencodeOptions(binary=str(tmp_path / "nowhere" / "opencode"))
+    with pytest.raises(AdapterUnavailable, match="was not found on PATH"):
+        OpencodeAdapter(options=options).preflight()
+
+
+def test_close_stops_the_server(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION])
+    adapter.run(request(tmp_path))
+    process = adapter._server.process  # type: ignore[union-attr]
+    adapter.close()
+    assert process.poll() is not None
+    assert adapter.server_pid is None
+
+
+def test_bad_config_names_the_key() -> None:
+    with pytest.raises(AdapterUnavailable, match=r"unknown key.*bogus"):
+        OpencodeOptions.from_table({"bogus": 1}, None)
+    with pytest.raises(AdapterUnavailable, match="PROVIDER/MODEL"):
+        OpencodeOptions.from_table({"model": "gpt"}, None)
+
+
+def test_hook_contributes_the_adapter() -> None:
+    from pytest_ghxbench.adapters.opencode.hooks import pytest_ghxbench_adapters
+
+    (adapter,) = pytest_ghxbench_adapters(None)  # type: ignore[arg-type]
+    assert adapter.name == "opencode"
+    assert tuple(adapter.modes) == ("agent_direct", "mcp", "ghx")
