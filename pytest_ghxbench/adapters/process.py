@@ -1,0 +1,285 @@
+"""Running a CLI agent as a child process: streamed stdout, a hard deadline, a scrubbed env.
+
+:func:`run_agent_process` starts the agent in a new process group with only the environment it
+needs, hands every stdout line to a callback as it arrives (with its arrival time), and on the
+deadline terminates the whole group (SIGTERM, then SIGKILL). It never raises for what the agent
+prints: a callback that fails on a line records a parse problem and the run continues.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "BASE_ENV_KEYS",
+    "ProcessOutcome",
+    "executable_version",
+    "mcp_server_command",
+    "provider_model",
+    "redact",
+    "run_agent_process",
+    "scrubbed_env",
+    "secret_values",
+]
+
+BASE_ENV_KEYS = (
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "SYSTEMROOT",
+)
+"""Variables of the harness's environment every agent process inherits; nothing else does
+unless an adapter passes it explicitly (credentials) or the backend provides it."""
+
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECASE)
+_MIN_SECRET_LENGTH = 6
+_STDERR_TAIL_CHARS = 4000
+_TERM_GRACE_S = 2.0
+
+LineHandler = Callable[[str, float], None]
+
+
+@dataclass
+class ProcessOutcome:
+    """How the process ended. ``elapsed_ms`` is wall time from spawn to the end of output."""
+
+    returncode: int | None
+    timed_out: bool
+    elapsed_ms: float
+    stderr_tail: str
+    pgid: int
+    problems: list[str] = field(default_factory=list)
+
+    def describe_exit(self) -> str:
+        """``"exited with status N"`` or ``"was killed by SIGNAME"``."""
+        code = self.returncode
+        if code is not None and code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"exited with status {code}"
+
+
+def scrubbed_env(
+    extra: Mapping[str, str], passthrough: Iterable[str] = (), base: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of an agent process: :data:`BASE_ENV_KEYS` and ``passthrough`` names from
+    ``base`` (default: the harness's environment), then ``extra`` (the backend's variables)."""
+    source = os.environ if base is None else base
+    env = {key: source[key] for key in (*BASE_ENV_KEYS, *passthrough) if key in source}
+    env.update(extra)
+    return env
+
+
+def secret_values(env: Mapping[str, str]) -> list[str]:
+    """Values of variables whose names look like credentials (…KEY, …TOKEN, …SECRET…)."""
+    values = {
+        value
+        for name, value in env.items()
+        if _SECRET_NAME.search(name) and len(value) >= _MIN_SECRET_LENGTH
+    }
+    return sorted(values, key=len, reverse=True)
+
+
+def redact(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with every secret value replaced by ``[redacted]``."""
+    for secret in secrets:
+        if secret and secret in text:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+def _kill_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _await_group_exit(pgid: int, timeout_s: float) -> None:
+    # Killed members linger as zombies until their new parent (init) reaps them.
+    end = time.monotonic() + timeout_s
+    while _group_alive(pgid) and time.monotonic() < end:
+        time.sleep(0.01)
+
+
+def _pump_stdout(stream: Iterable[bytes], lines: queue.Queue[tuple[str, float] | None]) -> None:
+    try:
+        for raw in stream:
+            lines.put((raw.decode("utf-8", errors="replace").rstrip("\r\n"), time.monotonic()))
+    finally:
+        lines.put(None)
+
+
+def _pump_stderr(stream: Iterable[bytes], tail: deque[str]) -> None:
+    for raw in stream:
+        tail.append(raw.decode("utf-8", errors="replace"))
+
+
+def _terminate(process: subprocess.Popen[bytes], pgid: int) -> None:
+    _kill_group(pgid, signal.SIGTERM)
+    end = time.monotonic() + _TERM_GRACE_S
+    while time.monotonic() < end and _group_alive(pgid):
+        if process.poll() is not None and not _group_alive(pgid):
+            break
+        time.sleep(0.02)
+    _kill_group(pgid, signal.SIGKILL)
+
+
+def run_agent_process(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    cwd: Path,
+    deadline: float,
+    on_line: LineHandler,
+    stdin_text: str | None = None,
+) -> ProcessOutcome:
+    """Run ``argv`` until it exits or the :func:`time.monotonic` ``deadline`` passes.
+
+    ``on_line(line, arrived_at)`` gets each stdout line (without the newline) and its monotonic
+    arrival time. On timeout the whole process group gets SIGTERM, then SIGKILL after a grace
+    period. Whatever happens, no process of the group survives the call. Raises ``OSError``
+    only when the executable cannot be started.
+    """
+    started = time.monotonic()
+    process = subprocess.Popen(
+        list(argv),
+        cwd=str(cwd),
+        env=dict(env),
+        stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    pgid = process.pid  # start_new_session: the child leads its own group
+    assert process.stdout is not None and process.stderr is not None
+    lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
+    tail: deque[str] = deque(maxlen=200)
+    readers = [
+        threading.Thread(target=_pump_stdout, args=(process.stdout, lines), daemon=True),
+        threading.Thread(target=_pump_stderr, args=(process.stderr, tail), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    if stdin_text is not None and process.stdin is not None:
+        try:
+            process.stdin.write(stdin_text.encode("utf-8"))
+            process.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    problems: list[str] = []
+    timed_out = False
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            timed_out = True
+            break
+        try:
+            entry = lines.get(timeout=min(remaining, 0.5))
+        except queue.Empty:
+            if process.poll() is not None:
+                # The agent exited but something it started still holds stdout open.
+                _kill_group(pgid, signal.SIGKILL)
+            continue
+        if entry is None:
+            break
+        line, arrived = entry
+        try:
+            on_line(line, arrived)
+        except Exception as exc:  # a parser bug on one line must not lose the whole run
+            problems.append(f"line handler failed on {line[:200]!r}: {type(exc).__name__}: {exc}")
+
+    if timed_out:
+        _terminate(process, pgid)
+    try:
+        returncode: int | None = process.wait(timeout=max(0.5, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _terminate(process, pgid)
+        returncode = process.wait()
+    # Helpers the agent left behind (e.g. a daemonised MCP server) go with it.
+    _kill_group(pgid, signal.SIGKILL)
+    _await_group_exit(pgid, timeout_s=0.5)
+    for reader in readers:
+        reader.join(timeout=1.0)
+    elapsed_ms = (time.monotonic() - started) * 1000.0
+    stderr_tail = "".join(tail)[-_STDERR_TAIL_CHARS:]
+    return ProcessOutcome(returncode, timed_out, elapsed_ms, stderr_tail, pgid, problems)
+
+
+def executable_version(path: str, timeout_s: float = 15.0) -> str | None:
+    """The first line ``path --version`` prints, or ``None`` if it fails."""
+    try:
+        done = subprocess.run(
+            [path, "--version"],
+            capture_output=True,
+            timeout=timeout_s,
+            check=False,
+            start_new_session=True,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (done.stdout or done.stderr).decode("utf-8", errors="replace").strip()
+    return text.splitlines()[0] if text and done.returncode == 0 else None
+
+
+def mcp_server_command(env: Mapping[str, str]) -> tuple[str, list[str], dict[str, str]]:
+    """``(command, args, env)`` of the sandbox MCP server for an item whose backend env is
+    ``env``: this interpreter running ``-m pytest_ghxbench sandbox mcp`` on the item's state."""
+    from pytest_ghxbench.sandbox.statefile import STATE_ENV
+
+    server_env = {STATE_ENV: env[STATE_ENV]} if STATE_ENV in env else {}
+    package_root = str(Path(__file__).resolve().parents[2])
+    server_env["PYTHONPATH"] = package_root
+    return sys.executable, ["-X", "utf8", "-m", "pytest_ghxbench", "sandbox", "mcp"], server_env
+
+
+def provider_model(model: str | None, default_provider: str) -> tuple[str, str | None]:
+    """Split ``"provider/model"`` (the ``--ghx-model`` form); a bare name gets the default
+    provider. ``None`` stays ``None`` (the runtime's own default model)."""
+    if not model:
+        return default_provider, None
+    provider, sep, name = model.partition("/")
+    return (provider, name) if sep and name else (default_provider, model)
+
+
+def adapter_table(config: object, *names: str) -> dict[str, object]:
+    """The ``[tool.ghxbench.adapters.<name>]`` table for the first of ``names`` present
+    (``claude-code`` or ``claude_code``), or ``{}``."""
+    from pytest_ghxbench.options import resolve_settings
+
+    tables = resolve_settings(config).tables.get("adapters") or {}  # type: ignore[arg-type]
+    for name in names:
+        table = tables.get(name)
+        if isinstance(table, Mapping):
+            return dict(table)
+    return {}

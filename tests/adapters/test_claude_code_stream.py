@@ -1,0 +1,195 @@
+"""The claude-code adapter against a fake ``claude`` printing documented stream-json events."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_ghxbench.adapters.claude_code.adapter import ClaudeCodeAdapter
+from pytest_ghxbench.api import AdapterUnavailable, Tokens
+from tests.adapters.fakes.helpers import fake_env, fake_request, group_gone, record
+
+INIT = {"type": "system", "subtype": "init", "session_id": "s-1", "model": "claude-x", "tools": []}
+
+
+def tool_use(tool_id: str, command: str) -> dict[str, Any]:
+    block = {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}
+    return {"type": "assistant", "message": {"role": "assistant", "content": [block]}}
+
+
+def tool_result(tool_id: str, text: str, is_error: bool = False) -> dict[str, Any]:
+    block = {"type": "tool_result", "tool_use_id": tool_id, "content": text, "is_error": is_error}
+    return {"type": "user", "message": {"role": "user", "content": [block]}}
+
+
+RESULT = {
+    "type": "result",
+    "subtype": "success",
+    "is_error": False,
+    "result": 'Done: {"ok": true}',
+    "session_id": "s-1",
+    "num_turns": 3,
+    "duration_ms": 4321,
+    "duration_api_ms": 3000,
+    "total_cost_usd": 0.0125,
+    "usage": {
+        "input_tokens": 120,
+        "cache_creation_input_tokens": 800,
+        "cache_read_input_tokens": 5000,
+        "output_tokens": 64,
+    },
+}
+
+
+def test_rows_match_the_stream(tmp_path: Path) -> None:
+    steps: list[dict[str, Any]] = [
+        {"event": INIT},
+        {"event": tool_use("t1", "ghx run pr.view")},
+        {"sleep": 0.3},
+        {"event": tool_result("t1", "pr 7")},
+        {"event": tool_use("t2", "ghx run nope")},
+        {"event": tool_result("t2", "unknown capability", is_error=True)},
+        {"event": RESULT},
+    ]
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
+    assert result.error is None
+    assert result.final_text == 'Done: {"ok": true}'
+    assert result.tokens == Tokens(input=120, output=64, cache_read=5000, cache_write=800)
+    assert result.cost_usd == 0.0125
+    assert result.api_calls == 3
+    assert result.latency_ms == 4321
+    assert result.timing_breakdown == {"api_ms": 3000}
+    assert result.session_id == "s-1"
+    assert result.model == "anthropic/claude-x"  # what the init event reported
+    assert [(c.name, c.arguments["command"], c.ok) for c in result.tool_calls] == [
+        ("Bash", "ghx run pr.view", True),
+        ("Bash", "ghx run nope", False),
+    ]
+    first, second = result.tool_calls
+    assert first.output == "pr 7"
+    assert first.duration_ms is not None and 250 <= first.duration_ms < 3000
+    assert second.duration_ms is not None and second.duration_ms < 250
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [("agent_direct", "Bash(gh:*)"), ("ghx", "Bash(ghx:*)"), ("mcp", "mcp__ghxbench")],
+)
+def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, expected: str) -> None:
+    env = fake_env(tmp_path, [{"event": RESULT}], GHXBENCH_SANDBOX_STATE=str(tmp_path / "s.json"))
+    request = fake_request(tmp_path, [], mode=mode, model="anthropic/claude-sonnet-4-5", env=env)
+    assert ClaudeCodeAdapter().run(request).error is None
+    argv = record(tmp_path)["argv"][1:]
+    assert argv[:5] == ["-p", request.prompt, "--output-format", "stream-json", "--verbose"]
+    assert argv[argv.index("--allowedTools") + 1] == expected
+    assert argv[argv.index("--model") + 1] == "claude-sonnet-4-5"
+    assert argv[argv.index("--append-system-prompt") + 1] == request.instructions
+    if mode == "mcp":
+        assert "--strict-mcp-config" in argv
+        server = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["ghxbench"]
+        assert server["args"][-3:] == ["pytest_ghxbench", "sandbox", "mcp"]
+        assert server["env"]["GHXBENCH_SANDBOX_STATE"] == str(tmp_path / "s.json")
+    else:
+        assert "--mcp-config" not in argv
+
+
+def test_hang_past_the_deadline_kills_the_process_group(tmp_path: Path) -> None:
+    steps: list[dict[str, Any]] = [{"event": INIT}, {"spawn_sleeper": 60}, {"sleep": 60}]
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps, timeout_s=1.0))
+    assert result.error is not None and "timeout" in result.error
+    assert group_gone(record(tmp_path)["pgid"])
+
+
+def test_crash_mid_stream_is_a_runner_error(tmp_path: Path) -> None:
+    steps: list[dict[str, Any]] = [
+        {"event": INIT},
+        {"event": tool_use("t1", "gh pr list")},
+        {"stderr": "boom"},
+    ]
+    steps.append({"kill": int(signal.SIGSEGV)})
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
+    assert result.error is not None
+    assert "SIGSEGV" in result.error and "without a result event" in result.error
+    assert "boom" in result.error
+    assert [(c.name, c.ok, c.duration_ms) for c in result.tool_calls] == [("Bash", False, None)]
+
+
+def test_garbage_lines_are_recorded_not_fatal(tmp_path: Path) -> None:
+    steps: list[dict[str, Any]] = [
+        {"line": "Warning: something odd"},
+        {"event": INIT},
+        {"line": "[1, 2"},
+    ]
+    steps.append({"event": RESULT})
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
+    assert result.error is None
+    assert result.transcript["garbage_lines"] == ["Warning: something odd", "[1, 2"]
+
+
+def test_garbage_without_a_result_event_is_a_runner_error(tmp_path: Path) -> None:
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, [{"line": "not json"}]))
+    assert result.error == (
+        "claude-code exited with status 0 without a result event; 1 unparseable line(s)"
+    )
+
+
+def test_error_result_is_a_runner_error(tmp_path: Path) -> None:
+    failed = {**RESULT, "subtype": "error_max_turns", "is_error": True}
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, [{"event": failed}]))
+    assert result.error == "claude-code: result 'error_max_turns' (is_error)"
+    assert result.tokens.cache_read == 5000
+
+
+def test_api_key_never_reaches_the_transcript(tmp_path: Path, monkeypatch: Any) -> None:
+    canary = "sk-ant-CANARY-0123456789"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", canary)
+    leak = {**RESULT, "result": "key is $ENV{ANTHROPIC_API_KEY}"}
+    steps: list[dict[str, Any]] = [{"line": "garbage $ENV{ANTHROPIC_API_KEY}"}, {"event": leak}]
+    steps.append({"stderr": "$ENV{ANTHROPIC_API_KEY}"})
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
+    assert "ANTHROPIC_API_KEY" in record(tmp_path)["env"]  # the runtime does get its key
+    assert canary not in json.dumps(result.transcript)
+    assert canary not in (result.final_text or "")
+    assert result.final_text == "key is [redacted]"
+
+
+def test_unrelated_harness_variables_are_not_passed(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "do-not-pass-me")
+    ClaudeCodeAdapter().run(fake_request(tmp_path, [{"event": RESULT}]))
+    assert "AWS_SECRET_ACCESS_KEY" not in record(tmp_path)["env"]
+
+
+def test_preflight_without_the_binary_is_unavailable(tmp_path: Path) -> None:
+    adapter = ClaudeCodeAdapter(command=str(tmp_path / "no-such-claude"))
+    with pytest.raises(AdapterUnavailable, match="not found"):
+        adapter.check_ready({"ANTHROPIC_API_KEY": "x"})
+
+
+def test_preflight_without_credentials_is_unavailable(tmp_path: Path, monkeypatch: Any) -> None:
+    from tests.adapters.fakes.helpers import FAKES
+
+    adapter = ClaudeCodeAdapter(command=str(FAKES / "claude"))
+    with pytest.raises(AdapterUnavailable, match="ANTHROPIC_API_KEY"):
+        adapter.check_ready({"HOME": str(tmp_path)})
+
+
+def test_preflight_records_the_version(tmp_path: Path, monkeypatch: Any) -> None:
+    from tests.adapters.fakes.helpers import FAKES
+
+    for key, value in fake_env(tmp_path, []).items():
+        monkeypatch.setenv(key, value)
+    adapter = ClaudeCodeAdapter(command=str(FAKES / "claude"))
+    adapter.check_ready({"ANTHROPIC_API_KEY": "x"})
+    assert adapter.version == "fake 0.0.0"
+
+
+def test_configured_model_is_used_when_none_is_requested(tmp_path: Path) -> None:
+    adapter = ClaudeCodeAdapter()
+    adapter.model = "anthropic/claude-opus-4-1"
+    adapter.run(fake_request(tmp_path, [{"event": RESULT}]))
+    argv = record(tmp_path)["argv"]
+    assert argv[argv.index("--model") + 1] == "claude-opus-4-1"
