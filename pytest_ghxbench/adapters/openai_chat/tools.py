@@ -1,0 +1,101 @@
+"""The tools per mode: one ``bash`` tool (agent_direct: ``gh``, ghx: ``ghx``) or an MCP server's."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pytest_ghxbench.adapters.bash_tool import BashTool
+from pytest_ghxbench.adapters.openai_chat.loop import ToolReply
+from pytest_ghxbench.adapters.oracle.transcript import bash_tool, function_tool
+
+__all__ = ["BINARIES", "BashHost", "McpHost"]
+
+BINARIES: Mapping[str, str] = {"agent_direct": "gh", "ghx": "ghx"}
+
+
+def _usage(binary: str) -> str:
+    if binary == "ghx":
+        from pytest_ghxbench.sandbox.dialects.ghx_cli import GHX_USAGE
+
+        return GHX_USAGE
+    from pytest_ghxbench.sandbox.dialects.gh_cli import GH_USAGE
+
+    return GH_USAGE
+
+
+class BashHost:
+    """The ``bash`` tool of a CLI mode."""
+
+    def __init__(self, tool: BashTool) -> None:
+        self.tool = tool
+
+    def definitions(self) -> list[dict[str, Any]]:
+        return [bash_tool(_usage(self.tool.binary))]
+
+    def call(self, name: str, arguments: Mapping[str, Any], timeout_s: float) -> ToolReply:
+        if name != "bash":
+            return ToolReply(f"error: unknown tool {name!r}; the only tool is 'bash'", ok=False)
+        command = arguments.get("command")
+        if not isinstance(command, str):
+            return ToolReply("error: 'command' must be a string", ok=False)
+        outcome = self.tool.run(command, timeout_s=timeout_s)
+        return ToolReply(outcome.output, ok=outcome.ok)
+
+
+class McpHost:
+    """An MCP server over stdio, driven by the official client from synchronous code: the
+    client's async context runs in a background event loop (an anyio blocking portal)."""
+
+    def __init__(
+        self, command: Sequence[str], env: Mapping[str, str], cwd: Path | None = None
+    ) -> None:
+        from anyio.from_thread import start_blocking_portal
+        from mcp import ClientSession
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        self._stack = contextlib.ExitStack()
+        try:
+            portal = self._stack.enter_context(start_blocking_portal())
+            params = StdioServerParameters(
+                command=command[0], args=list(command[1:]), env=dict(env), cwd=cwd
+            )
+            read, write = self._stack.enter_context(
+                portal.wrap_async_context_manager(stdio_client(params))
+            )
+            self._session = self._stack.enter_context(
+                portal.wrap_async_context_manager(ClientSession(read, write))
+            )
+            self._portal = portal
+            portal.call(self._session.initialize)
+            listed = portal.call(self._session.list_tools)
+        except BaseException:
+            self._stack.close()
+            raise
+        self._definitions = [
+            function_tool(tool.name, tool.description or "", tool.input_schema)
+            for tool in listed.tools
+        ]
+
+    def definitions(self) -> list[dict[str, Any]]:
+        return list(self._definitions)
+
+    def call(self, name: str, arguments: Mapping[str, Any], timeout_s: float) -> ToolReply:
+        async def invoke() -> Any:
+            return await self._session.call_tool(name, dict(arguments))
+
+        try:
+            result = self._portal.call(invoke)
+        except Exception as exc:  # a protocol error is the model's to see, not a crash
+            return ToolReply(f"error: {type(exc).__name__}: {exc}", ok=False)
+        parts = []
+        for item in result.content:
+            text = getattr(item, "text", None)
+            parts.append(text if isinstance(text, str) else json.dumps(item.model_dump()))
+        return ToolReply("\n".join(parts), ok=not result.is_error)
+
+    def close(self) -> None:
+        self._stack.close()
