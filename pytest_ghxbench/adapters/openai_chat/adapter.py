@@ -204,7 +204,7 @@ class OpenAIAdapter:
                 "sandbox",
                 "mcp",
             )
-            host = McpHost(command, env, cwd=request.workdir)
+            host = McpHost(command, env, cwd=request.workdir, timeout_s=settings.tool_timeout_s)
         else:
             return RunResult(error=f"the openai adapter does not drive mode {request.mode!r}")
         messages: list[dict[str, Any]] = []

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.adapters.bash_tool import BashTool
+import anyio
+
+from pytest_ghxbench.adapters.bash_tool import DEFAULT_TIMEOUT_S, BashTool
 from pytest_ghxbench.adapters.openai_chat.loop import ToolReply
 from pytest_ghxbench.adapters.oracle.transcript import bash_tool, function_tool
 
@@ -51,12 +53,17 @@ class McpHost:
     client's async context runs in a background event loop (an anyio blocking portal)."""
 
     def __init__(
-        self, command: Sequence[str], env: Mapping[str, str], cwd: Path | None = None
+        self,
+        command: Sequence[str],
+        env: Mapping[str, str],
+        cwd: Path | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         from anyio.from_thread import start_blocking_portal
         from mcp import ClientSession
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
+        self.timeout_s = timeout_s
         self._stack = contextlib.ExitStack()
         try:
             portal = self._stack.enter_context(start_blocking_portal())
@@ -84,11 +91,16 @@ class McpHost:
         return list(self._definitions)
 
     def call(self, name: str, arguments: Mapping[str, Any], timeout_s: float) -> ToolReply:
+        timeout_s = min(timeout_s, self.timeout_s)
+
         async def invoke() -> Any:
-            return await self._session.call_tool(name, dict(arguments))
+            with anyio.fail_after(max(timeout_s, 0.001)):
+                return await self._session.call_tool(name, dict(arguments))
 
         try:
             result = self._portal.call(invoke)
+        except TimeoutError:
+            return ToolReply(f"error: the tool call timed out after {timeout_s:.3g} s", ok=False)
         except Exception as exc:  # a protocol error is the model's to see, not a crash
             return ToolReply(f"error: {type(exc).__name__}: {exc}", ok=False)
         parts = []
