@@ -128,7 +128,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 # Tables of [tool.ghxbench] that are not options.
-CONFIG_TABLES = ("profiles", "expectations", "mode_instructions", "adapters", "backends")
+CONFIG_TABLES = (
+    "profiles",
+    "expectations",
+    "mode_instructions",
+    "adapters",
+    "backends",
+    "prices",
+)
 
 
 _BOOL: Final = "bool"

@@ -25,10 +25,21 @@ _BASE_MARKERS = {
 }
 
 
+_BUILTINS = (
+    "pytest_ghxbench.sandbox.plugin_hooks",
+    "pytest_ghxbench.adapters.oracle.hooks",
+    "pytest_ghxbench.adapters.openai_chat.hooks",
+    "pytest_ghxbench.adapters.claude_code.hooks",
+    "pytest_ghxbench.adapters.codex.hooks",
+    "pytest_ghxbench.adapters.opencode.hooks",
+)
+
+
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(newhooks)
-    pluginmanager.import_plugin("pytest_ghxbench.sandbox.plugin_hooks")
-    pluginmanager.import_plugin("pytest_ghxbench.adapters.oracle.hooks")
+    # Built-in backends and adapters; each hooks module imports its implementation lazily.
+    for module in _BUILTINS:
+        pluginmanager.import_plugin(module)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

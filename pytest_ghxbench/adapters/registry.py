@@ -3,16 +3,44 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
 import pytest
 
-from pytest_ghxbench.api import Adapter, Backend
+from pytest_ghxbench.api import Adapter, Backend, RunRequest, RunResult
 
 ADAPTER_ENTRY_POINT_GROUP = "pytest_ghxbench.adapters"
 BACKEND_ENTRY_POINT_GROUP = "pytest_ghxbench.backends"
+
+
+class LazyAdapter:
+    """An adapter whose implementation is imported only once it is used.
+
+    Every benchmark session asks all hooks for their adapters to validate ``--ghx-adapter``;
+    a runtime whose SDK is slow to import contributes one of these with its name and modes,
+    and only the selected adapter ever loads its implementation."""
+
+    def __init__(self, name: str, modes: Sequence[str], load: Callable[[], Adapter]) -> None:
+        self.name = name
+        self.modes = tuple(modes)
+        self._load = load
+        self._adapter: Adapter | None = None
+
+    def _target(self) -> Adapter:
+        if self._adapter is None:
+            self._adapter = self._load()
+        return self._adapter
+
+    def run(self, request: RunRequest) -> RunResult:
+        return self._target().run(request)
+
+    def __getattr__(self, attribute: str) -> Any:
+        # preflight, close, model, tool_surface_tokens...: whatever the implementation offers
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return getattr(self._target(), attribute)
 
 
 def _from_entry_points(group: str, config: pytest.Config) -> list[Any]:

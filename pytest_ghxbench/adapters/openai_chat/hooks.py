@@ -9,7 +9,13 @@ import pytest
 
 
 def pytest_ghxbench_adapters(config: pytest.Config) -> Sequence[Any]:
-    # Imported here so that runs with other adapters never load the openai SDK.
-    from pytest_ghxbench.adapters.openai_chat.adapter import OpenAIAdapter
+    # The openai SDK takes a quarter of a second to import: only a session that selects this
+    # adapter pays for it.
+    from pytest_ghxbench.adapters.registry import LazyAdapter
 
-    return [OpenAIAdapter(config)]
+    def load() -> Any:
+        from pytest_ghxbench.adapters.openai_chat.adapter import OpenAIAdapter
+
+        return OpenAIAdapter(config)
+
+    return [LazyAdapter("openai", ("agent_direct", "mcp", "ghx"), load)]
