@@ -200,3 +200,15 @@ def test_tool_surface_tokens_reported_by_the_adapter_reach_the_summary(
     modes = summary(pytester)["modes"]
     assert modes["ghx"]["tool_surface_tokens"] > 300
     assert modes["mcp"]["tool_surface_tokens"] > 9000
+
+
+def test_built_in_adapters_declare_the_modes_their_implementations_drive(
+    pytestconfig: pytest.Config,
+) -> None:
+    from pytest_ghxbench.adapters.registry import LazyAdapter, available_adapters
+
+    adapters = available_adapters(pytestconfig)
+    assert {"oracle", "openai", "claude-code", "codex", "opencode"} <= set(adapters)
+    for name, adapter in adapters.items():
+        if isinstance(adapter, LazyAdapter):
+            assert adapter._target().modes == adapter.modes, name

@@ -9,7 +9,12 @@ import pytest
 
 
 def pytest_ghxbench_adapters(config: pytest.Config) -> Sequence[Any]:
-    # Imported here so that runs with another adapter never load this one.
-    from pytest_ghxbench.adapters.opencode.adapter import OpencodeAdapter
+    # Loaded only by a session that selects it.
+    from pytest_ghxbench.adapters.registry import LazyAdapter
 
-    return [OpencodeAdapter(config)]
+    def load() -> Any:
+        from pytest_ghxbench.adapters.opencode.adapter import OpencodeAdapter
+
+        return OpencodeAdapter(config)
+
+    return [LazyAdapter("opencode", ("agent_direct", "mcp", "ghx"), load)]

@@ -9,7 +9,12 @@ import pytest
 
 
 def pytest_ghxbench_adapters(config: pytest.Config) -> Sequence[Any]:
-    # Imported here so that plain `pytest` runs (no benchmark) never load the adapter.
-    from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter
+    # Loaded only by a session that selects it (the tokenizer and dialects are not light).
+    from pytest_ghxbench.adapters.registry import LazyAdapter
 
-    return [OracleAdapter()]
+    def load() -> Any:
+        from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter
+
+        return OracleAdapter()
+
+    return [LazyAdapter("oracle", ("ghx", "agent_direct", "mcp"), load)]
