@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_ghxbench.api import Adapter, Backend, RunRequest, RunResult
+from pytest_ghxbench.api import Adapter, Backend, BackendSession, RunRequest, RunResult
 
 ADAPTER_ENTRY_POINT_GROUP = "pytest_ghxbench.adapters"
 BACKEND_ENTRY_POINT_GROUP = "pytest_ghxbench.backends"
@@ -38,6 +39,31 @@ class LazyAdapter:
 
     def __getattr__(self, attribute: str) -> Any:
         # preflight, close, model, tool_surface_tokens...: whatever the implementation offers
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return getattr(self._target(), attribute)
+
+
+class LazyBackend:
+    """A backend whose implementation is imported only once it is used (see LazyAdapter)."""
+
+    def __init__(self, name: str, load: Callable[[], Backend]) -> None:
+        self.name = name
+        self._load = load
+        self._backend: Backend | None = None
+
+    def _target(self) -> Backend:
+        if self._backend is None:
+            self._backend = self._load()
+        return self._backend
+
+    def manifest(self) -> Mapping[str, Any] | None:
+        return self._target().manifest()
+
+    def open_session(self, item_id: str, workdir: Path) -> BackendSession:
+        return self._target().open_session(item_id, workdir)
+
+    def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("_"):
             raise AttributeError(attribute)
         return getattr(self._target(), attribute)

@@ -10,7 +10,13 @@ from pytest_ghxbench.api import Backend
 
 
 def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
-    # Imported here so that plain `pytest` runs (no benchmark) never load the sandbox.
-    from pytest_ghxbench.sandbox.backend import SandboxBackend
+    # The world model and capability registry take a quarter of a second to load: only a
+    # session that selects the sandbox pays for it.
+    from pytest_ghxbench.adapters.registry import LazyBackend
 
-    return [SandboxBackend()]
+    def load() -> Backend:
+        from pytest_ghxbench.sandbox.backend import SandboxBackend
+
+        return SandboxBackend()
+
+    return [LazyBackend("sandbox", load)]
