@@ -283,3 +283,48 @@ def adapter_table(config: object, *names: str) -> dict[str, object]:
         if isinstance(table, Mapping):
             return dict(table)
     return {}
+
+
+def locate_runtime(runtime: str, command: str, product: str) -> tuple[str, str | None]:
+    """The path and ``--version`` of a CLI runtime's binary; ``AdapterUnavailable`` naming the
+    config key to set when it is not on PATH."""
+    import shutil
+
+    from pytest_ghxbench.api import AdapterUnavailable
+
+    binary = shutil.which(command)
+    if binary is None:
+        raise AdapterUnavailable(
+            f"{runtime}: executable {command!r} not found on PATH "
+            f"(install {product} or set [tool.ghxbench.adapters.{runtime}] binary)"
+        )
+    return binary, executable_version(binary)
+
+
+def process_transcript(
+    argv: Sequence[str],
+    version: str | None,
+    events: object,
+    garbage: Sequence[str],
+    outcome: ProcessOutcome,
+    secrets: Sequence[str],
+) -> dict[str, object]:
+    """What a CLI runtime's item leaves in its transcript, with every secret value redacted."""
+    import json
+
+    return {
+        "argv": [redact(a, secrets) for a in argv],
+        "runtime_version": version,
+        "events": json.loads(redact(json.dumps(events), secrets)),
+        "garbage_lines": [redact(g, secrets) for g in garbage],
+        "parse_problems": outcome.problems,
+        "stderr_tail": redact(outcome.stderr_tail, secrets),
+        "exit": outcome.describe_exit(),
+    }
+
+
+def timeout_message(runtime: str, outcome: ProcessOutcome) -> str:
+    return (
+        f"{runtime}: timeout: still running at the item deadline "
+        f"({outcome.elapsed_ms / 1000:.1f}s); process group killed"
+    )

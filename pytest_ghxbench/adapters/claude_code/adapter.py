@@ -18,13 +18,15 @@ from typing import Any
 
 from pytest_ghxbench.adapters.process import (
     adapter_table,
-    executable_version,
+    locate_runtime,
     mcp_server_command,
+    process_transcript,
     provider_model,
     redact,
     run_agent_process,
     scrubbed_env,
     secret_values,
+    timeout_message,
 )
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens, ToolCall
 
@@ -207,14 +209,7 @@ class ClaudeCodeAdapter:
         """The config-free part of :meth:`preflight`."""
         import os
 
-        binary = shutil.which(self.command)
-        if binary is None:
-            raise AdapterUnavailable(
-                f"claude-code: executable {self.command!r} not found on PATH "
-                "(install Claude Code or set [tool.ghxbench.adapters.claude-code] binary)"
-            )
-        self.binary = binary
-        self.version = executable_version(binary)
+        self.binary, self.version = locate_runtime("claude-code", self.command, "Claude Code")
         env = os.environ if environ is None else environ
         if not any(env.get(var) for var in CREDENTIAL_VARS) and not os.path.isdir(
             os.path.join(env.get("HOME", ""), ".claude")
@@ -249,15 +244,9 @@ class ClaudeCodeAdapter:
             )
         except OSError as exc:
             return RunResult(error=f"claude-code: cannot start {binary!r}: {exc}")
-        transcript = {
-            "argv": [redact(a, secrets) for a in argv],
-            "runtime_version": self.version,
-            "events": json.loads(redact(json.dumps(stream.events), secrets)),
-            "garbage_lines": [redact(g, secrets) for g in stream.garbage],
-            "parse_problems": outcome.problems,
-            "stderr_tail": redact(outcome.stderr_tail, secrets),
-            "exit": outcome.describe_exit(),
-        }
+        transcript = process_transcript(
+            argv, self.version, stream.events, stream.garbage, outcome, secrets
+        )
         result = RunResult(
             final_text=None,
             tokens=stream.tokens(),
@@ -285,10 +274,7 @@ class ClaudeCodeAdapter:
 
     def _error(self, outcome: Any, stream: ClaudeStream, secrets: Sequence[str]) -> str | None:
         if outcome.timed_out:
-            return (
-                f"claude-code: timeout: still running at the item deadline "
-                f"({outcome.elapsed_ms / 1000:.1f}s); process group killed"
-            )
+            return timeout_message("claude-code", outcome)
         final = stream.result
         if final is None:
             detail = redact(outcome.stderr_tail.strip()[-500:], secrets)

@@ -20,13 +20,15 @@ from typing import Any
 from pytest_ghxbench.adapters.process import (
     ProcessOutcome,
     adapter_table,
-    executable_version,
+    locate_runtime,
     mcp_server_command,
+    process_transcript,
     provider_model,
     redact,
     run_agent_process,
     scrubbed_env,
     secret_values,
+    timeout_message,
 )
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens, ToolCall
 
@@ -222,14 +224,7 @@ class CodexAdapter:
 
     def check_ready(self, environ: Mapping[str, str] | None = None) -> None:
         """The config-free part of :meth:`preflight`."""
-        binary = shutil.which(self.command)
-        if binary is None:
-            raise AdapterUnavailable(
-                f"codex: executable {self.command!r} not found on PATH "
-                "(install Codex or set [tool.ghxbench.adapters.codex] binary)"
-            )
-        self.binary = binary
-        self.version = executable_version(binary)
+        self.binary, self.version = locate_runtime("codex", self.command, "Codex")
         env = os.environ if environ is None else environ
         home = env.get("CODEX_HOME") or os.path.join(env.get("HOME", ""), ".codex")
         if not any(env.get(v) for v in CREDENTIAL_VARS) and not os.path.isfile(
@@ -270,25 +265,16 @@ class CodexAdapter:
             session_id=stream.thread_id,
             model=f"{provider}/{model}" if model else None,
             api_calls=stream.turns_completed or None,
-            transcript={
-                "argv": [redact(a, secrets) for a in argv],
-                "runtime_version": self.version,
-                "events": json.loads(redact(json.dumps(stream.events), secrets)),
-                "garbage_lines": [redact(g, secrets) for g in stream.garbage],
-                "parse_problems": outcome.problems,
-                "stderr_tail": redact(outcome.stderr_tail, secrets),
-                "exit": outcome.describe_exit(),
-            },
+            transcript=process_transcript(
+                argv, self.version, stream.events, stream.garbage, outcome, secrets
+            ),
             error=_error(outcome, stream, secrets),
         )
 
 
 def _error(outcome: ProcessOutcome, stream: CodexStream, secrets: Sequence[str]) -> str | None:
     if outcome.timed_out:
-        return (
-            f"codex: timeout: still running at the item deadline "
-            f"({outcome.elapsed_ms / 1000:.1f}s); process group killed"
-        )
+        return timeout_message("codex", outcome)
     if stream.failures:
         return redact(f"codex: {stream.failures[-1]}", secrets)
     if stream.turns_completed == 0 or outcome.returncode != 0:
