@@ -117,6 +117,21 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
+def _prompt(session: GhxSession, scenario: Any, bound_input: Mapping[str, Any], mode: str) -> str:
+    """The item's prompt; repetitions of a scenario in a mode share one rendering."""
+    cache: dict[tuple[str, str], tuple[Mapping[str, Any], str]] = session.extra.setdefault(
+        "prompts", {}
+    )
+    key = (scenario.id, mode)
+    cached = cache.get(key)
+    if cached is not None and cached[0] == bound_input:
+        return cached[1]
+    repo = fixture_repo(scenario, session.manifest)
+    prompt = render_prompt(scenario, bound_input, mode, repo)
+    cache[key] = (dict(bound_input), prompt)
+    return prompt
+
+
 def run_attempt(
     session: GhxSession,
     identity: ItemIdentity,
@@ -126,8 +141,7 @@ def run_attempt(
     attempt: int,
 ) -> AttemptOutcome:
     settings = session.settings
-    repo = fixture_repo(scenario, session.manifest)
-    prompt = render_prompt(scenario, bound_input, identity.mode, repo)
+    prompt = _prompt(session, scenario, bound_input, identity.mode)
     instructions = mode_instructions(identity.mode, settings.tables.get("mode_instructions"))
     timeout_s = scenario.timeout_ms / 1000.0
     workdir = session.fresh_workdir()

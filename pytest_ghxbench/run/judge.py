@@ -271,16 +271,19 @@ def _outcome_failures(envelope: dict[str, Any], assertions: Any, routes_apply: b
     failures = []
     outcome = _expected_outcome(assertions)
     ok, error = envelope.get("ok"), envelope.get("error")
-    got = f"got ok={_get(envelope, 'ok')}, error={_get(envelope, 'error')}"
+
+    def got() -> str:
+        return f"got ok={_get(envelope, 'ok')}, error={_get(envelope, 'error')}"
+
     if outcome == "success":
         if ok is not True or error is not None:
             key = _outcome_key(assertions)
-            failures.append(f"{key}: expected success (ok true, error null), {got}")
+            failures.append(f"{key}: expected success (ok true, error null), {got()}")
     else:
         code = getattr(assertions, "expected_error_code", None)
         if ok is not False or not isinstance(error, dict):
             key = _outcome_key(assertions)
-            failures.append(f"{key}: expected an error (ok false, error an object), {got}")
+            failures.append(f"{key}: expected an error (ok false, error an object), {got()}")
         if code is not None and (not isinstance(error, dict) or error.get("code") != code):
             actual = (
                 excerpt_json(error.get("code")) if isinstance(error, dict) else "no error object"

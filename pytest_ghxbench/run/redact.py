@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pydantic_core import to_json
+
 REDACTED = "[REDACTED]"
 _SECRET_NAME = re.compile(
     r"(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|_KEY$|CREDENTIAL|AUTH)", re.IGNORECASE
@@ -38,13 +40,13 @@ class Redactor:
         self._secrets.update(fresh)
         # Match each secret as it appears raw and as it appears inside a JSON string, so
         # serialised documents can be redacted in one pass (see `json`).
-        forms = {form for s in self._secrets for form in (s, json.dumps(s)[1:-1])}
+        forms = {form for s in self._secrets for form in (s, compact_json(s)[1:-1])}
         ordered = sorted(forms, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
 
     def json(self, value: Any) -> str:
         """``value`` serialised as compact JSON with every secret redacted."""
-        return self.text(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr))
+        return self.text(compact_json(value))
 
     def text(self, value: str) -> str:
         if self._pattern is not None:
@@ -59,3 +61,14 @@ class Redactor:
         if isinstance(value, (list, tuple)):
             return [self.obj(v) for v in value]
         return value
+
+
+def compact_json(value: Any) -> str:
+    """``value`` as compact JSON (no spaces, non-ASCII kept); objects JSON cannot represent are
+    written as their ``repr``."""
+    try:
+        # pydantic-core's encoder is several times faster than the json module's, which
+        # matters because every row and transcript record goes through here.
+        return to_json(value, fallback=repr).decode()
+    except ValueError:  # lone surrogates, bytes that are not UTF-8
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)

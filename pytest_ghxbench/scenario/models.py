@@ -120,7 +120,7 @@ ManifestPath = Annotated[
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
 
 class Fixture(_Model):

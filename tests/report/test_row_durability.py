@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,3 +60,20 @@ def test_concurrent_writers_never_interleave_lines(
     assert sorted(r.iteration for r in result.rows) == sorted(
         k * 1000 + i for k in range(4) for i in range(100)
     )
+
+
+def test_sync_and_close_do_not_wait_out_the_gathering_pause(
+    tmp_path: Path, make_row: Callable[..., dict[str, Any]]
+) -> None:
+    # Between fsyncs the thread lets rows gather; a caller that needs them on disk now
+    # (sync, close) cuts the pause short instead of waiting up to sync_interval_s.
+    path = tmp_path / "rows.jsonl"
+    writer = RowWriter(path, sync_interval_s=30.0)
+    started = time.monotonic()
+    for i in range(3):
+        writer.write(make_row(iteration=i))
+        writer.sync()
+    writer.write(make_row(iteration=3))
+    writer.close()
+    assert time.monotonic() - started < 10.0
+    assert len(read_rows([path]).rows) == 4
