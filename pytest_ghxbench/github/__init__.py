@@ -1,0 +1,1 @@
+"""The ``github`` backend: real GitHub through a token (SPEC §11)."""
