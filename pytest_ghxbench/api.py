@@ -98,7 +98,11 @@ class BackendSession(Protocol):
 
 @runtime_checkable
 class Backend(Protocol):
-    """Where GitHub state lives. Contributed through ``pytest_ghxbench_backends``."""
+    """Where GitHub state lives. Contributed through ``pytest_ghxbench_backends``.
+
+    Optional methods: ``preflight(config)`` (once per session before any item, in the process
+    that owns the session; raise :class:`AdapterUnavailable` to stop with a usage error) and
+    ``describe()`` (one line for the report header)."""
 
     name: str
 
@@ -157,4 +161,4 @@ class Adapter(Protocol):
 
 
 class AdapterUnavailable(Exception):
-    """Raised by an adapter's ``preflight`` when it cannot run in this session."""
+    """Raised by an adapter's or a backend's ``preflight`` when it cannot run in this session."""

@@ -27,6 +27,7 @@ _BASE_MARKERS = {
 
 _BUILTINS = (
     "pytest_ghxbench.sandbox.plugin_hooks",
+    "pytest_ghxbench.github.plugin_hooks",
     "pytest_ghxbench.adapters.oracle.hooks",
     "pytest_ghxbench.adapters.openai_chat.hooks",
     "pytest_ghxbench.adapters.claude_code.hooks",

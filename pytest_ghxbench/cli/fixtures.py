@@ -3,7 +3,8 @@
 The sandbox seeds itself for every item, so its lifecycle is about the manifest: ``seed``
 writes the manifest of the seeded world (what ``--fixture-manifest`` would name), ``status``
 lists the resources scenarios can bind and checks a manifest against the seeded world, and
-``cleanup`` has nothing to remove. Backends with real state (GitHub) bring their own.
+``cleanup`` has nothing to remove. The ``github`` backend's lifecycle creates and removes real
+objects (see :mod:`pytest_ghxbench.cli.github_fixtures`).
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ def run_fixtures(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    if args.backend == "github":
+        from pytest_ghxbench.cli.github_fixtures import run_github_fixtures
+
+        return run_github_fixtures(args, out=out, err=err)
     if args.backend != "sandbox":
         err.write(
-            f"ghxbench fixtures {args.action}: the {args.backend!r} backend has no fixture "
-            "lifecycle yet; nothing was done\n"
+            f"ghxbench fixtures {args.action}: unknown backend {args.backend!r}; "
+            "valid: sandbox, github\n"
         )
         return EXIT_UNAVAILABLE
     from pytest_ghxbench.sandbox.backend import SandboxBackend

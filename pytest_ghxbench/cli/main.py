@@ -79,6 +79,17 @@ def build_parser() -> argparse.ArgumentParser:
     fixtures.add_argument(
         "--out", type=Path, metavar="PATH", help="where `seed` writes the manifest"
     )
+    fixtures.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="github backend: the fixture repository (default: [tool.ghxbench.backends.github]"
+        " repo, or the manifest's)",
+    )
+    fixtures.add_argument(
+        "--api-url",
+        metavar="URL",
+        help="github backend: REST API base URL (default: GITHUB_API_URL or api.github.com)",
+    )
 
     # Listed for --help only: main() hands `sandbox ...` to cli.sandbox before parsing, so
     # the gh/ghx command lines after it reach the sandbox untouched.

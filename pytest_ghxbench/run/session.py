@@ -244,6 +244,17 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
                 f"ghxbench: adapter {adapter.name!r} unavailable: {exc}"
             ) from exc
 
+    backend_preflight = getattr(backend, "preflight", None)
+    if callable(backend_preflight) and not hasattr(config, "workerinput"):
+        from pytest_ghxbench.api import AdapterUnavailable
+
+        try:
+            backend_preflight(config)
+        except AdapterUnavailable as exc:
+            raise pytest.UsageError(
+                f"ghxbench: backend {backend.name!r} unavailable: {exc}"
+            ) from exc
+
     redactor = Redactor(secret_values_from_env())
     workerinput = getattr(config, "workerinput", None)
     run_id = workerinput.get(RUN_ID_KEY) if workerinput else None

@@ -55,6 +55,11 @@ def activate(config: pytest.Config, settings: Settings) -> None:
         config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
 
 
+def _backend_description(backend: Any) -> list[str]:
+    describe = getattr(backend, "describe", None) if backend is not None else None
+    return [f"ghxbench: backend {describe()}"] if callable(describe) else []
+
+
 class BenchmarkHooks:
     """Hooks of every process of a benchmark session (the controller and xdist workers)."""
 
@@ -81,6 +86,7 @@ class BenchmarkHooks:
             f"{' (required)' if s.gate_required else ''} run_id={session.run_id}",
             f"ghxbench: scenarios={s.scenario_root} results={s.results_dir} "
             f"manifest={session.manifest_source}",
+            *_backend_description(session.backend),
         ]
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> ScenarioFile | None:

@@ -39,5 +39,5 @@ def test_status_checks_a_manifest_against_the_seed(
 def test_cleanup_and_unknown_backends(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fixtures", "cleanup"]) == 0
     assert "nothing to clean up" in capsys.readouterr().out
-    assert main(["fixtures", "seed", "--backend", "github"]) == 2
-    assert "'github' backend has no fixture lifecycle yet" in capsys.readouterr().err
+    assert main(["fixtures", "seed", "--backend", "gitlab"]) == 2
+    assert "unknown backend 'gitlab'; valid: sandbox, github" in capsys.readouterr().err

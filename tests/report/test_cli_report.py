@@ -176,9 +176,11 @@ def test_mode_aliases_rename_modes_and_bad_ones_are_usage_errors(capsys, eval_di
     assert "--baseline and --candidate are both 'ghx'" in capsys.readouterr().err
 
 
-def test_fixtures_has_no_lifecycle_yet(capsys):
-    assert main(["fixtures", "seed", "--ghx-backend", "github"]) == 2
-    assert "the 'github' backend has no fixture lifecycle yet" in capsys.readouterr().err
+def test_github_fixtures_need_a_token(capsys, monkeypatch):
+    for name in ("GH_TOKEN", "GITHUB_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["fixtures", "seed", "--ghx-backend", "github", "--repo", "a/b"]) == 2
+    assert "no GitHub token: set GH_TOKEN or GITHUB_TOKEN" in capsys.readouterr().err
 
 
 def test_argument_errors_are_usage_errors(capsys):

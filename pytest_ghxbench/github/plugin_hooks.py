@@ -1,0 +1,27 @@
+"""Contributes the built-in ``github`` backend (registered by :mod:`pytest_ghxbench.plugin`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from pytest_ghxbench.api import Backend
+
+
+def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
+    from pytest_ghxbench.adapters.registry import LazyBackend
+
+    def load() -> Backend:
+        from pytest_ghxbench.github.backend import (
+            BackendConfigError,
+            GitHubBackend,
+            settings_from_config,
+        )
+
+        try:
+            return GitHubBackend(settings_from_config(config))
+        except BackendConfigError as exc:
+            raise pytest.UsageError(f"ghxbench: {exc}") from exc
+
+    return [LazyBackend("github", load)]

@@ -1,0 +1,201 @@
+"""The `github` backend through the plugin: one preflight per session, items that act on a
+(fake) GitHub over HTTP with the token from the backend, checkpoints verified through the API,
+and the token absent from every output file."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+
+from tests.github.fake_github import FakeGitHub
+
+TOKEN = "ghp_canaryRUN0123456789abcdefABCDEF"
+
+CONFTEST = textwrap.dedent(
+    '''
+    import json, os
+
+    import pytest_ghxbench as gb
+    from pytest_ghxbench.github.client import GitHubClient
+
+
+    class ApiAgent:
+        """Does each task with the token the backend hands it, as gh would."""
+
+        name = "api-agent"
+        modes = ("agent_direct", "ghx")
+
+        def run(self, request):
+            client = GitHubClient(request.env["GH_TOKEN"], os.environ["FAKE_GITHUB_URL"])
+            repo = request.env["GH_REPO"]
+            number = request.input["issueNumber"]
+            if request.scenario.id == "comment-wf-001":
+                client.rest("POST", f"/repos/{repo}/issues/{number}/comments",
+                            body={"body": f"{request.mode} r{request.iteration}"})
+                answer = "Commented. (auth: " + request.env["GH_TOKEN"] + ")"
+                calls = [gb.ToolCall(name="bash", arguments={"command": "gh issue comment"})]
+            else:
+                issue = client.rest("GET", f"/repos/{repo}/issues/{number}")
+                answer = json.dumps({"ok": True, "error": None, "meta": {"route_used": "cli"},
+                                     "data": {"number": issue["number"], "title": issue["title"]}})
+                calls = [gb.ToolCall(name="bash", arguments={"command": "gh issue view"})]
+            return gb.RunResult(final_text=answer, tokens=gb.Tokens(input=100, output=10),
+                                tool_calls=calls)
+
+
+    def pytest_ghxbench_adapters(config):
+        return [ApiAgent()]
+    '''
+)
+
+ATOMIC = {
+    "id": "issue-view-gh-001",
+    "name": "View the fixture issue",
+    "task": "issue.view",
+    "input": {"owner": "OWNER", "name": "REPO", "issueNumber": 0},
+    "prompt_template": "Show issue {{input_json}} of {{fixture_repo}}.",
+    "timeout_ms": 30000,
+    "allowed_retries": 0,
+    "fixture": {
+        "bindings": {
+            "input.owner": "repo.owner",
+            "input.name": "repo.name",
+            "input.issueNumber": "resources.issue.number",
+        },
+        "requires": ["issue"],
+    },
+    "assertions": {
+        "expected_outcome": "success",
+        "required_data_fields": ["number", "title"],
+        "require_tool_calls": True,
+    },
+    "tags": ["issue"],
+}
+
+WORKFLOW = {
+    "type": "workflow",
+    "id": "comment-wf-001",
+    "name": "Comment on the fixture issue",
+    "prompt": "Post a comment on issue #{{issueNumber}} of {{owner}}/{{name}}.",
+    "expected_capabilities": ["issue.comments.create"],
+    "input": {"owner": "OWNER", "name": "REPO", "issueNumber": 0},
+    "timeout_ms": 30000,
+    "allowed_retries": 0,
+    "fixture": {
+        "bindings": {
+            "input.owner": "repo.owner",
+            "input.name": "repo.name",
+            "input.issueNumber": "resources.issue.number",
+        },
+        "requires": ["issue"],
+    },
+    "assertions": {
+        "expected_outcome": "success",
+        "checkpoints": [
+            {
+                "name": "comment_posted",
+                "verification_task": "issue.comments.list",
+                "verification_input": {"first": 50},
+                "condition": "count_gte",
+                "expected_value": 1,
+            }
+        ],
+    },
+    "tags": ["issue"],
+}
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
+        monkeypatch.delenv(name, raising=False)
+    with FakeGitHub(token=TOKEN) as server:
+        monkeypatch.setenv("FAKE_GITHUB_URL", server.url)
+        yield server
+
+
+def _project(pytester: pytest.Pytester, fake: FakeGitHub) -> None:
+    issue = fake.add_issue("Crash on start", labels=["ghxbench-fixture"])
+    manifest = {
+        "version": 1,
+        "repo": {"owner": "acme", "name": "fixtures", "full_name": "acme/fixtures"},
+        "resources": {"issue": {"id": issue["node_id"], "number": issue["number"]}},
+    }
+    (pytester.path / "manifest.json").write_text(json.dumps(manifest))
+    (pytester.path / "scenarios").mkdir()
+    (pytester.path / "scenarios" / "issue-view-gh-001.json").write_text(json.dumps(ATOMIC))
+    (pytester.path / "scenarios" / "comment-wf-001.json").write_text(json.dumps(WORKFLOW))
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyprojecttoml(
+        textwrap.dedent(
+            f"""
+            [tool.ghxbench]
+            adapter = "api-agent"
+            backend = "github"
+
+            [tool.ghxbench.backends.github]
+            api_url = "{fake.url}"
+            manifest = "manifest.json"
+            """
+        )
+    )
+
+
+def test_items_run_against_github_with_one_preflight_and_no_leaked_token(
+    pytester: pytest.Pytester, fake: FakeGitHub
+) -> None:
+    _project(pytester, fake)
+    result = pytester.runpytest("--ghx-mode=agent_direct,ghx", "--reps=2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=8)
+    result.stdout.fnmatch_lines(
+        [
+            "*ghxbench: backend github acme/fixtures at http://127.0.0.1:*"
+            " as @bench-bot (repo, workflow)*"
+        ]
+    )
+    assert fake.requests.count(("GET", "/user")) == 1  # preflight once, not per item
+    assert fake.requests.count(("GET", "/repos/acme/fixtures")) == 1
+    comments = [c for c in fake.requests if c == ("POST", "/repos/acme/fixtures/issues/1/comments")]
+    assert len(comments) == 4
+    outputs = [p for p in (pytester.path / ".ghxbench").rglob("*") if p.is_file()]
+    assert any(p.suffix == ".jsonl" and "transcripts" in p.parts for p in outputs)
+    for path in outputs:
+        assert TOKEN not in path.read_text(encoding="utf-8", errors="replace"), path
+    assert TOKEN not in result.stdout.str() + result.stderr.str()
+    transcript = next(p for p in outputs if "transcripts" in p.parts).read_text()
+    assert "Commented. (auth: [REDACTED])" in transcript
+
+
+def test_a_rejected_token_is_one_usage_error_before_any_item(
+    pytester: pytest.Pytester, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester, fake)
+    monkeypatch.setenv("GH_TOKEN", "ghp_notthetoken0123456789")
+    result = pytester.runpytest("--ghx-mode=ghx", "--reps=3", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*backend 'github' unavailable: GitHub rejected the token (Bad credentials)*"]
+    )
+    assert fake.requests == [("GET", "/user")]
+    assert not (pytester.path / ".ghxbench" / "rows").exists()
+
+
+def test_without_a_token_or_a_writable_repository_the_run_does_not_start(
+    pytester: pytest.Pytester, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester, fake)
+    monkeypatch.delenv("GH_TOKEN")
+    result = pytester.runpytest("--ghx-mode=ghx", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no GitHub token: set GH_TOKEN or GITHUB_TOKEN*"])
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    monkeypatch.setenv("GHXBENCH_GITHUB_REPO", "acme/elsewhere")
+    result = pytester.runpytest("--ghx-mode=ghx", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*repository acme/elsewhere not found, or not visible to @bench-bot*"]
+    )
