@@ -252,10 +252,28 @@ def executable_version(path: str, timeout_s: float = 15.0) -> str | None:
     return text.splitlines()[0] if text and done.returncode == 0 else None
 
 
+MCP_COMMAND_ENV = "GHXBENCH_MCP_COMMAND"
+"""Set by a backend whose items need an MCP server other than the sandbox's (the ``github``
+backend: a launcher of GitHub's MCP server with the token): a shell-quoted command line."""
+
+
+def backend_mcp_command(env: Mapping[str, str]) -> list[str] | None:
+    """The MCP server command line the item's backend asks for, or ``None`` (the sandbox's)."""
+    import shlex
+
+    line = env.get(MCP_COMMAND_ENV, "").strip()
+    return shlex.split(line) if line else None
+
+
 def mcp_server_command(env: Mapping[str, str]) -> tuple[str, list[str], dict[str, str]]:
-    """``(command, args, env)`` of the sandbox MCP server for an item whose backend env is
-    ``env``: this interpreter running ``-m pytest_ghxbench sandbox mcp`` on the item's state."""
+    """``(command, args, env)`` of the MCP server for an item whose backend env is ``env``: the
+    backend's own (see :data:`MCP_COMMAND_ENV`; it needs no extra variables), else this
+    interpreter running ``-m pytest_ghxbench sandbox mcp`` on the item's sandbox state."""
     from pytest_ghxbench.sandbox.statefile import STATE_ENV
+
+    own = backend_mcp_command(env)
+    if own:
+        return own[0], own[1:], {}
 
     server_env = {STATE_ENV: env[STATE_ENV]} if STATE_ENV in env else {}
     package_root = str(Path(__file__).resolve().parents[2])

@@ -24,6 +24,8 @@ verified through :mod:`pytest_ghxbench.github.tasks` with the same token.
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +39,8 @@ __all__ = ["DEFAULT_MANIFEST", "GitHubBackend", "GitHubSession", "GitHubSettings
 
 DEFAULT_MANIFEST = Path(".ghxbench") / "fixture-manifest.github.json"
 DEFAULT_TOKEN_ENV = ("GH_TOKEN", "GITHUB_TOKEN")
+DEFAULT_MCP_COMMAND = ("github-mcp-server", "stdio")
+_MCP_LAUNCHER = "ghxbench-github-mcp"
 
 
 class BackendConfigError(ValueError):
@@ -49,6 +53,7 @@ class GitHubSettings:
     api_url: str = DEFAULT_API_URL
     token_env: tuple[str, ...] = DEFAULT_TOKEN_ENV
     manifest_path: Path = DEFAULT_MANIFEST
+    mcp_command: tuple[str, ...] = DEFAULT_MCP_COMMAND
 
     @classmethod
     def from_config(
@@ -56,11 +61,11 @@ class GitHubSettings:
     ) -> GitHubSettings:
         table = dict(table or {})
         where = "[tool.ghxbench.backends.github]"
-        unknown = sorted(set(table) - {"repo", "api_url", "token_env", "manifest"})
+        unknown = sorted(set(table) - {"repo", "api_url", "token_env", "manifest", "mcp_command"})
         if unknown:
             raise BackendConfigError(
                 f"{where}: unknown key(s) {', '.join(unknown)}; "
-                "valid: repo, api_url, token_env, manifest"
+                "valid: repo, api_url, token_env, manifest, mcp_command"
             )
         repo = env.get("GHXBENCH_GITHUB_REPO") or table.get("repo")
         if repo is not None and (not isinstance(repo, str) or repo.count("/") != 1):
@@ -86,7 +91,19 @@ class GitHubSettings:
         manifest_path = Path(manifest) if manifest else DEFAULT_MANIFEST
         if not manifest_path.is_absolute():
             manifest_path = root / manifest_path
-        return cls(repo, api_url.rstrip("/"), tuple(token_env), manifest_path)
+        mcp_command = table.get("mcp_command", list(DEFAULT_MCP_COMMAND))
+        if isinstance(mcp_command, str):
+            mcp_command = shlex.split(mcp_command)
+        if not (
+            isinstance(mcp_command, list)
+            and mcp_command
+            and all(isinstance(word, str) for word in mcp_command)
+        ):
+            raise BackendConfigError(
+                f"{where}: mcp_command must be a command line (string or list of strings), "
+                f"got {mcp_command!r}"
+            )
+        return cls(repo, api_url.rstrip("/"), tuple(token_env), manifest_path, tuple(mcp_command))
 
     def token(self, env: Mapping[str, str]) -> str | None:
         for name in self.token_env:
@@ -162,7 +179,22 @@ class GitHubBackend:
         host = self._host()
         if host is not None:  # GitHub Enterprise Server: gh talks to this host
             env["GH_HOST"] = host
+        env["GHXBENCH_MCP_COMMAND"] = shlex.quote(str(self._mcp_launcher(workdir, token, host)))
         return GitHubSession(self.client(), repo, env)
+
+    def _mcp_launcher(self, workdir: Path, token: str, host: str | None) -> Path:
+        """A script in the item's scratch directory that starts the MCP server with the token
+        in its environment, so no runtime has to put the token on a command line."""
+        lines = ["#!/bin/sh", f"GITHUB_PERSONAL_ACCESS_TOKEN={shlex.quote(token)}"]
+        lines.append("export GITHUB_PERSONAL_ACCESS_TOKEN")
+        if host is not None:
+            lines += [f"GITHUB_HOST={shlex.quote('https://' + host)}", "export GITHUB_HOST"]
+        lines.append("exec " + " ".join(shlex.quote(word) for word in self.settings.mcp_command))
+        launcher = workdir / _MCP_LAUNCHER
+        fd = os.open(launcher, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        return launcher
 
     # ----------------------------------------------------------------- preflight
 
@@ -200,11 +232,28 @@ class GitHubBackend:
                     f"repository {repo} not found, or not visible to @{self.login}"
                 ) from None
             raise AdapterUnavailable(_explain(exc, self.settings.api_url)) from None
+        self._check_mcp_server(config)
         permissions = info.get("permissions") if isinstance(info, Mapping) else None
         if isinstance(permissions, Mapping) and not permissions.get("push", False):
             raise AdapterUnavailable(
                 f"@{self.login} cannot push to {repo}: mutation scenarios would fail; use a "
                 "token with write access to the fixture repository"
+            )
+
+    def _check_mcp_server(self, config: Any) -> None:
+        if config is None:
+            return
+        from pytest_ghxbench.options import resolve_settings
+
+        modes = resolve_settings(config).modes or ()
+        if "mcp" not in modes and "all" not in modes:
+            return
+        program = self.settings.mcp_command[0]
+        if shutil.which(program) is None:
+            raise AdapterUnavailable(
+                f"mode mcp on the github backend runs {' '.join(self.settings.mcp_command)!r} "
+                f"but {program!r} is not on PATH: install GitHub's MCP server or set "
+                "[tool.ghxbench.backends.github] mcp_command"
             )
 
     def describe(self) -> str:

@@ -53,3 +53,33 @@ def test_enterprise_sessions_point_gh_at_the_host(tmp_path: Path) -> None:
     public = GitHubBackend(GitHubSettings("acme/fixtures"), env={"GH_TOKEN": "t" * 20})
     assert "GH_HOST" not in public.open_session("item", tmp_path).env
     assert "t" * 20 not in repr(public.client())
+
+
+def test_items_get_an_mcp_launcher_that_holds_the_token_off_command_lines(tmp_path: Path) -> None:
+    from pytest_ghxbench.adapters.process import mcp_server_command
+
+    settings = GitHubSettings.from_config(
+        {"repo": "acme/fixtures", "mcp_command": "github-mcp-server stdio --read-only"},
+        {},
+        tmp_path,
+    )
+    token = "ghp_" + "x" * 30
+    env = GitHubBackend(settings, env={"GH_TOKEN": token}).open_session("i", tmp_path).env
+    command, args, server_env = mcp_server_command(env)
+    launcher = Path(command)
+    assert launcher.parent == tmp_path and args == [] and server_env == {}
+    assert launcher.stat().st_mode & 0o777 == 0o700
+    script = launcher.read_text()
+    assert f"GITHUB_PERSONAL_ACCESS_TOKEN={token}" in script
+    assert script.rstrip().endswith("exec github-mcp-server stdio --read-only")
+    assert token not in " ".join([command, *args])
+    with pytest.raises(BackendConfigError, match="mcp_command must be a command line"):
+        GitHubSettings.from_config({"mcp_command": []}, {}, tmp_path)
+
+
+def test_without_a_backend_server_the_sandbox_mcp_server_is_used() -> None:
+    from pytest_ghxbench.adapters.process import mcp_server_command
+
+    _, args, server_env = mcp_server_command({"GHXBENCH_SANDBOX_STATE": "/s.json"})
+    assert args[-3:] == ["pytest_ghxbench", "sandbox", "mcp"]
+    assert server_env["GHXBENCH_SANDBOX_STATE"] == "/s.json"

@@ -26,6 +26,7 @@ from pytest_ghxbench.adapters.bash_tool import (
 from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, run_loop
 from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
+from pytest_ghxbench.adapters.process import backend_mcp_command
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
 __all__ = ["OpenAIAdapter", "OpenAISettings", "settings_from_table"]
@@ -197,12 +198,16 @@ class OpenAIAdapter:
                 )
             )
         elif request.mode == "mcp":
-            command = settings.mcp_command or (
-                sys.executable,
-                "-m",
-                "pytest_ghxbench",
-                "sandbox",
-                "mcp",
+            command = (
+                settings.mcp_command
+                or backend_mcp_command(env)
+                or (
+                    sys.executable,
+                    "-m",
+                    "pytest_ghxbench",
+                    "sandbox",
+                    "mcp",
+                )
             )
             host = McpHost(command, env, cwd=request.workdir, timeout_s=settings.tool_timeout_s)
         else:

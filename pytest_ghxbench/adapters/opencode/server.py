@@ -61,8 +61,10 @@ class ToolEnvironment:
         for name in TOOL_NAMES:
             self._write_launcher(name, f'exec {name} "$@"')
         package_root = shlex.quote(str(Path(__file__).resolve().parents[3]))
+        # The item's backend may name its own MCP server (GHXBENCH_MCP_COMMAND, shell-quoted).
         self._write_launcher(
             MCP_LAUNCHER,
+            'if [ -n "${GHXBENCH_MCP_COMMAND:-}" ]; then eval "exec $GHXBENCH_MCP_COMMAND"; fi\n'
             f'PYTHONPATH={package_root}"${{PYTHONPATH:+:$PYTHONPATH}}" '
             f"exec {shlex.quote(sys.executable)} -X utf8 -m pytest_ghxbench sandbox mcp",
         )
@@ -97,7 +99,8 @@ class ToolEnvironment:
         os.replace(temporary, self.pointer)
 
     def mcp_config(self) -> dict[str, Any]:
-        """OpenCode config that gives the agent the sandbox MCP server of the current item."""
+        """OpenCode config that gives the agent the MCP server of the current item (the
+        backend's, or the sandbox's on the item's state)."""
         return {
             "mcp": {
                 "ghxbench": {

@@ -1,0 +1,131 @@
+"""mcp mode on the github backend: the openai adapter (real SDK, scripted endpoint) talks over
+stdio to the MCP server the backend names, started through the backend's launcher so that the
+server, not any command line, receives the token."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.adapters.test_openai_loop import CANARY_KEY, ScriptedServer, final, mcp_call, usage
+from tests.github.fake_github import FakeGitHub
+
+TOKEN = "ghp_canaryMCP0123456789abcdefABCDEF"
+SERVER = Path(__file__).parent / "mcp_issue_server.py"
+SCENARIO = {
+    "id": "issue-view-mcp-001",
+    "name": "View the fixture issue",
+    "task": "issue.view",
+    "input": {"owner": "OWNER", "name": "REPO", "issueNumber": 0},
+    "prompt_template": "Show issue {{input_json}}.",
+    "timeout_ms": 60000,
+    "allowed_retries": 0,
+    "fixture": {
+        "bindings": {
+            "input.owner": "repo.owner",
+            "input.name": "repo.name",
+            "input.issueNumber": "resources.issue.number",
+        },
+        "requires": ["issue"],
+    },
+    "assertions": {"expected_outcome": "success", "required_data_fields": ["number", "title"]},
+}
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
+        monkeypatch.delenv(name, raising=False)
+    with FakeGitHub(token=TOKEN) as server:
+        yield server
+
+
+def _project(pytester: pytest.Pytester, fake: FakeGitHub, mcp_command: str) -> None:
+    issue = fake.add_issue("Crash on start")
+    manifest = {
+        "version": 1,
+        "repo": {"owner": "acme", "name": "fixtures", "full_name": "acme/fixtures"},
+        "resources": {"issue": {"id": issue["node_id"], "number": issue["number"]}},
+    }
+    (pytester.path / "manifest.json").write_text(json.dumps(manifest))
+    (pytester.path / "scenarios").mkdir()
+    (pytester.path / "scenarios" / "issue.json").write_text(json.dumps(SCENARIO))
+    pytester.makepyprojecttoml(
+        textwrap.dedent(
+            f"""
+            [tool.ghxbench]
+            adapter = "openai"
+            backend = "github"
+
+            [tool.ghxbench.backends.github]
+            api_url = "{fake.url}"
+            manifest = "manifest.json"
+            mcp_command = {json.dumps(mcp_command)}
+            """
+        )
+    )
+
+
+def test_the_mcp_server_gets_the_token_through_the_backend_launcher(
+    pytester: pytest.Pytester, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester, fake, f"{sys.executable} {SERVER} {fake.url}")
+    llm = ScriptedServer()
+    arguments = {"owner": "acme", "repo": "fixtures", "issue_number": 1}
+    answer = {"ok": True, "data": {"number": 1, "title": "Crash on start"}, "error": None,
+              "meta": {}}  # fmt: skip
+    llm.script = [
+        mcp_call("issue_read", arguments, usage(300, 20, 0, 0)),
+        final(json.dumps(answer), usage(400, 30, 0, 0)),
+    ]
+    monkeypatch.setenv("OPENAI_BASE_URL", llm.url)
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY_KEY)
+    try:
+        result = pytester.runpytest_subprocess(
+            "--ghx-mode=mcp", "--ghx-model=local/test-model", "-p", "no:cacheprovider"
+        )
+    finally:
+        llm.close()
+    result.assert_outcomes(passed=1)
+    # the server read the issue with the token (the fake answers 401 without it)
+    assert ("GET", "/repos/acme/fixtures/issues/1") in fake.requests
+    tool_names = [t["function"]["name"] for t in llm.requests[0]["body"]["tools"]]
+    assert tool_names == ["issue_read"]
+    tool_result = llm.requests[1]["body"]["messages"][-1]
+    assert tool_result["role"] == "tool" and "Crash on start" in tool_result["content"]
+    written = [p for p in (pytester.path / ".ghxbench").rglob("*") if p.is_file()]
+    for path in written:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert TOKEN not in text and CANARY_KEY not in text, path
+
+
+def test_mcp_mode_without_the_server_binary_stops_in_preflight(
+    pytester: pytest.Pytester, fake: FakeGitHub
+) -> None:
+    _project(pytester, fake, "no-such-github-mcp-server stdio")
+    pytester.makeconftest(
+        "import pytest_ghxbench as gb\n\n"
+        "class Noop:\n"
+        "    name = 'noop'\n"
+        "    modes = ('agent_direct', 'mcp')\n\n"
+        "    def run(self, request):\n"
+        "        return gb.RunResult(final_text='{}')\n\n"
+        "def pytest_ghxbench_adapters(config):\n"
+        "    return [Noop()]\n"
+    )
+    result = pytester.runpytest("--ghx-mode=mcp", "--ghx-adapter=noop", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*mode mcp on the github backend runs 'no-such-github-mcp-server stdio'*not on PATH*"]
+    )
+    # agent_direct alone does not need the server
+    result = pytester.runpytest(
+        "--ghx-mode=agent_direct", "--ghx-adapter=noop", "--co", "-p", "no:cacheprovider"
+    )
+    assert result.ret == 0
