@@ -177,8 +177,9 @@ class GitHubBackend:
         if repo:
             env["GH_REPO"] = repo
         host = self._host()
-        if host is not None:  # GitHub Enterprise Server: gh talks to this host
+        if host is not None:  # GitHub Enterprise Server: gh talks to this host, with these
             env["GH_HOST"] = host
+            env["GH_ENTERPRISE_TOKEN"] = env["GITHUB_ENTERPRISE_TOKEN"] = token
         env["GHXBENCH_MCP_COMMAND"] = shlex.quote(str(self._mcp_launcher(workdir, token, host)))
         return GitHubSession(self.client(), repo, env)
 

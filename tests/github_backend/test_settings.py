@@ -49,6 +49,7 @@ def test_enterprise_sessions_point_gh_at_the_host(tmp_path: Path) -> None:
     backend = GitHubBackend(settings, env={"GH_TOKEN": "t" * 20})
     env = backend.open_session("item", tmp_path).env
     assert env["GH_HOST"] == "ghe.example.com" and env["GH_REPO"] == "acme/fixtures"
+    assert env["GH_ENTERPRISE_TOKEN"] == env["GITHUB_ENTERPRISE_TOKEN"] == "t" * 20
     assert env["GH_TOKEN"] == env["GITHUB_TOKEN"] == env["GITHUB_PERSONAL_ACCESS_TOKEN"]
     public = GitHubBackend(GitHubSettings("acme/fixtures"), env={"GH_TOKEN": "t" * 20})
     assert "GH_HOST" not in public.open_session("item", tmp_path).env
