@@ -12,6 +12,7 @@ speaking the same protocol (the tests run one on 127.0.0.1).
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 import urllib.error
@@ -81,7 +82,15 @@ class GitHubClient:
         :class:`GitHubError` unless listed in ``ok_statuses``. Rate limits (403/429 with
         ``Retry-After`` or an exhausted ``X-RateLimit-Remaining``) and 502/503/504 are retried
         a few times, waiting as the server asks (at most a minute)."""
-        url = path if path.startswith(("http://", "https://")) else self._url(path, params)
+        if path.startswith(("http://", "https://")):  # a pagination link, or GraphQL
+            url = path
+            if params:
+                separator = "&" if urllib.parse.urlsplit(path).query else "?"
+                url += separator + urllib.parse.urlencode(
+                    {k: v for k, v in params.items() if v is not None}
+                )
+        else:
+            url = self._url(path, params)
         data = None if body is None else json.dumps(body).encode("utf-8")
         headers = {
             "Accept": "application/vnd.github+json",
@@ -107,7 +116,7 @@ class GitHubClient:
                     self.sleep(wait)
                     continue
                 raise GitHubError(method, path, exc.code, _message(payload)) from None
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            except (urllib.error.URLError, http.client.HTTPException, TimeoutError, OSError) as exc:
                 reason = getattr(exc, "reason", exc)
                 raise GitHubError(
                     method, path, 0, f"cannot reach {self.api_url}: {reason}"
@@ -199,6 +208,8 @@ def _retry_wait(status: int, headers: Mapping[str, str], attempt: int) -> float 
         except ValueError:
             return None
         return min(max(reset - time.time(), 1.0), _MAX_RETRY_WAIT_S)
+    if status == 429:  # a secondary rate limit without a hint: GitHub asks for a minute
+        return _MAX_RETRY_WAIT_S
     if status in (502, 503, 504):
         return float(2**attempt)
     return None

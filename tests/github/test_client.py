@@ -139,6 +139,14 @@ def test_an_exhausted_rate_limit_waits_until_the_reset(
     assert len(waits) == 1 and 25 <= waits[0] <= 31
 
 
+def test_a_429_without_hints_waits_the_minute_github_asks_for(
+    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+) -> None:
+    fake.fail_next(1, 429)
+    assert client.rest("GET", "/user")["login"] == "bench-bot"
+    assert waits == [60.0]
+
+
 def test_bad_gateways_are_retried_with_growing_waits(
     client: GitHubClient, fake: FakeGitHub, waits: list[float]
 ) -> None:
@@ -174,6 +182,34 @@ def test_an_unreachable_server_is_status_0_with_a_clear_message(fake: FakeGitHub
     error = failure(lambda: GitHubClient(TOKEN, url, timeout_s=2).rest("GET", "/user"))
     assert error.status == 0
     assert str(error).startswith(f"GET /user: cannot reach {url}")
+
+
+def test_a_truncated_answer_is_a_network_error(waits: list[float]) -> None:
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def answer_half() -> None:
+        connection, _ = listener.accept()
+        connection.recv(65536)
+        connection.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"log')
+        connection.close()
+
+    threading.Thread(target=answer_half, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    error = failure(lambda: GitHubClient(TOKEN, url, timeout_s=5).rest("GET", "/user"))
+    listener.close()
+    assert error.status == 0 and "cannot reach" in str(error)
+
+
+def test_params_apply_to_absolute_urls_too(client: GitHubClient, fake: FakeGitHub) -> None:
+    fake.add_issue("open one")
+    fake.add_issue("closed one", state="closed")
+    found = client.rest("GET", f"{fake.url}{ISSUES}", params={"state": "closed"})
+    assert [issue["title"] for issue in found] == ["closed one"]
 
 
 def test_the_token_appears_in_no_repr_and_no_error(client: GitHubClient, fake: FakeGitHub) -> None:
