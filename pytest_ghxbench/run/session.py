@@ -201,6 +201,19 @@ def _resolve_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
     return tuple(dict.fromkeys(settings.modes))
 
 
+def _preflight(config: pytest.Config, kind: str, component: Adapter | Backend) -> None:
+    """Run the component's optional ``preflight(config)``; unavailability is a usage error."""
+    preflight = getattr(component, "preflight", None)
+    if not callable(preflight):
+        return
+    from pytest_ghxbench.api import AdapterUnavailable
+
+    try:
+        preflight(config)
+    except AdapterUnavailable as exc:
+        raise pytest.UsageError(f"ghxbench: {kind} {component.name!r} unavailable: {exc}") from exc
+
+
 def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
     adapters = available_adapters(config)
     adapter: Adapter = choose("adapter", settings.adapter, adapters, "--ghx-adapter")
@@ -233,27 +246,9 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
         manifest = backend.manifest()
         source = f"backend {backend.name!r}"
 
-    preflight = getattr(adapter, "preflight", None)
-    if callable(preflight) and not hasattr(config, "workerinput"):
-        from pytest_ghxbench.api import AdapterUnavailable
-
-        try:
-            preflight(config)
-        except AdapterUnavailable as exc:
-            raise pytest.UsageError(
-                f"ghxbench: adapter {adapter.name!r} unavailable: {exc}"
-            ) from exc
-
-    backend_preflight = getattr(backend, "preflight", None)
-    if callable(backend_preflight) and not hasattr(config, "workerinput"):
-        from pytest_ghxbench.api import AdapterUnavailable
-
-        try:
-            backend_preflight(config)
-        except AdapterUnavailable as exc:
-            raise pytest.UsageError(
-                f"ghxbench: backend {backend.name!r} unavailable: {exc}"
-            ) from exc
+    if not hasattr(config, "workerinput"):  # once per session: in the controller only
+        _preflight(config, "adapter", adapter)
+        _preflight(config, "backend", backend)
 
     redactor = Redactor(secret_values_from_env())
     workerinput = getattr(config, "workerinput", None)

@@ -4,15 +4,12 @@ and the token absent from every output file."""
 
 from __future__ import annotations
 
-import json
 import textwrap
-from collections.abc import Iterator
 
 import pytest
 
 from tests.github.fake_github import FakeGitHub
-
-TOKEN = "ghp_canaryRUN0123456789abcdefABCDEF"
+from tests.github_backend.conftest import ISSUE_BINDINGS, TOKEN, write_project
 
 CONFTEST = textwrap.dedent(
     '''
@@ -59,14 +56,7 @@ ATOMIC = {
     "prompt_template": "Show issue {{input_json}} of {{fixture_repo}}.",
     "timeout_ms": 30000,
     "allowed_retries": 0,
-    "fixture": {
-        "bindings": {
-            "input.owner": "repo.owner",
-            "input.name": "repo.name",
-            "input.issueNumber": "resources.issue.number",
-        },
-        "requires": ["issue"],
-    },
+    "fixture": ISSUE_BINDINGS,
     "assertions": {
         "expected_outcome": "success",
         "required_data_fields": ["number", "title"],
@@ -84,14 +74,7 @@ WORKFLOW = {
     "input": {"owner": "OWNER", "name": "REPO", "issueNumber": 0},
     "timeout_ms": 30000,
     "allowed_retries": 0,
-    "fixture": {
-        "bindings": {
-            "input.owner": "repo.owner",
-            "input.name": "repo.name",
-            "input.issueNumber": "resources.issue.number",
-        },
-        "requires": ["issue"],
-    },
+    "fixture": ISSUE_BINDINGS,
     "assertions": {
         "expected_outcome": "success",
         "checkpoints": [
@@ -108,41 +91,10 @@ WORKFLOW = {
 }
 
 
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
-    monkeypatch.setenv("GH_TOKEN", TOKEN)
-    for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
-        monkeypatch.delenv(name, raising=False)
-    with FakeGitHub(token=TOKEN) as server:
-        monkeypatch.setenv("FAKE_GITHUB_URL", server.url)
-        yield server
-
-
 def _project(pytester: pytest.Pytester, fake: FakeGitHub) -> None:
-    issue = fake.add_issue("Crash on start", labels=["ghxbench-fixture"])
-    manifest = {
-        "version": 1,
-        "repo": {"owner": "acme", "name": "fixtures", "full_name": "acme/fixtures"},
-        "resources": {"issue": {"id": issue["node_id"], "number": issue["number"]}},
-    }
-    (pytester.path / "manifest.json").write_text(json.dumps(manifest))
-    (pytester.path / "scenarios").mkdir()
-    (pytester.path / "scenarios" / "issue-view-gh-001.json").write_text(json.dumps(ATOMIC))
-    (pytester.path / "scenarios" / "comment-wf-001.json").write_text(json.dumps(WORKFLOW))
     pytester.makeconftest(CONFTEST)
-    pytester.makepyprojecttoml(
-        textwrap.dedent(
-            f"""
-            [tool.ghxbench]
-            adapter = "api-agent"
-            backend = "github"
-
-            [tool.ghxbench.backends.github]
-            api_url = "{fake.url}"
-            manifest = "manifest.json"
-            """
-        )
-    )
+    scenarios = {"issue-view-gh-001.json": ATOMIC, "comment-wf-001.json": WORKFLOW}
+    write_project(pytester, fake, scenarios, adapter="api-agent")
 
 
 def test_items_run_against_github_with_one_preflight_and_no_leaked_token(

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.adapters.test_openai_loop import CANARY_KEY, ScriptedServer, final, mcp_call, usage
 from tests.github.fake_github import FakeGitHub
+from tests.github_backend.conftest import ISSUE_BINDINGS, TOKEN, write_project
 
-TOKEN = "ghp_canaryMCP0123456789abcdefABCDEF"
 SERVER = Path(__file__).parent / "mcp_issue_server.py"
 SCENARIO = {
     "id": "issue-view-mcp-001",
@@ -25,50 +23,18 @@ SCENARIO = {
     "prompt_template": "Show issue {{input_json}}.",
     "timeout_ms": 60000,
     "allowed_retries": 0,
-    "fixture": {
-        "bindings": {
-            "input.owner": "repo.owner",
-            "input.name": "repo.name",
-            "input.issueNumber": "resources.issue.number",
-        },
-        "requires": ["issue"],
-    },
+    "fixture": ISSUE_BINDINGS,
     "assertions": {"expected_outcome": "success", "required_data_fields": ["number", "title"]},
 }
 
 
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
-    monkeypatch.setenv("GH_TOKEN", TOKEN)
-    for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
-        monkeypatch.delenv(name, raising=False)
-    with FakeGitHub(token=TOKEN) as server:
-        yield server
-
-
 def _project(pytester: pytest.Pytester, fake: FakeGitHub, mcp_command: str) -> None:
-    issue = fake.add_issue("Crash on start")
-    manifest = {
-        "version": 1,
-        "repo": {"owner": "acme", "name": "fixtures", "full_name": "acme/fixtures"},
-        "resources": {"issue": {"id": issue["node_id"], "number": issue["number"]}},
-    }
-    (pytester.path / "manifest.json").write_text(json.dumps(manifest))
-    (pytester.path / "scenarios").mkdir()
-    (pytester.path / "scenarios" / "issue.json").write_text(json.dumps(SCENARIO))
-    pytester.makepyprojecttoml(
-        textwrap.dedent(
-            f"""
-            [tool.ghxbench]
-            adapter = "openai"
-            backend = "github"
-
-            [tool.ghxbench.backends.github]
-            api_url = "{fake.url}"
-            manifest = "manifest.json"
-            mcp_command = {json.dumps(mcp_command)}
-            """
-        )
+    write_project(
+        pytester,
+        fake,
+        {"issue.json": SCENARIO},
+        adapter="openai",
+        backend_table=f"mcp_command = {json.dumps(mcp_command)}\n",
     )
 
 
