@@ -213,7 +213,7 @@ class GitHubBackend:
         try:
             answer = client.request("GET", "/user")
         except GitHubError as exc:
-            raise AdapterUnavailable(_explain(exc, self.settings.api_url)) from None
+            raise AdapterUnavailable(_explain(exc)) from None
         user = answer.data if isinstance(answer.data, Mapping) else {}
         self.login = str(user.get("login") or "unknown")
         scopes = {k.lower(): v for k, v in answer.headers.items()}.get("x-oauth-scopes", "")
@@ -232,7 +232,7 @@ class GitHubBackend:
                 raise AdapterUnavailable(
                     f"repository {repo} not found, or not visible to @{self.login}"
                 ) from None
-            raise AdapterUnavailable(_explain(exc, self.settings.api_url)) from None
+            raise AdapterUnavailable(_explain(exc)) from None
         self._check_mcp_server(config)
         permissions = info.get("permissions") if isinstance(info, Mapping) else None
         if isinstance(permissions, Mapping) and not permissions.get("push", False):
@@ -291,13 +291,13 @@ class GitHubBackend:
         return None if host in ("api.github.com", "") else host
 
 
-def _explain(exc: GitHubError, api_url: str) -> str:
+def _explain(exc: GitHubError) -> str:
     if exc.status == 401:
         return f"GitHub rejected the token ({exc.message}); check it with `gh auth status`"
     if exc.status == 403:
         return f"the token may not do this ({exc.message})"
     if exc.status == 0:
-        return f"cannot reach GitHub at {api_url}: {exc.message}"
+        return exc.message  # "cannot reach <api_url>: <reason>"
     return str(exc)
 
 

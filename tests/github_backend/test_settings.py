@@ -84,3 +84,14 @@ def test_without_a_backend_server_the_sandbox_mcp_server_is_used() -> None:
     _, args, server_env = mcp_server_command({"GHXBENCH_SANDBOX_STATE": "/s.json"})
     assert args[-3:] == ["pytest_ghxbench", "sandbox", "mcp"]
     assert server_env["GHXBENCH_SANDBOX_STATE"] == "/s.json"
+
+
+def test_an_unreachable_api_is_one_clear_preflight_error(tmp_path: Path) -> None:
+    from pytest_ghxbench.api import AdapterUnavailable
+
+    settings = GitHubSettings("acme/fixtures", "http://127.0.0.1:9")
+    backend = GitHubBackend(settings, env={"GH_TOKEN": "t" * 20})
+    with pytest.raises(AdapterUnavailable) as info:
+        backend.preflight()
+    assert str(info.value).startswith("cannot reach http://127.0.0.1:9: ")
+    assert "t" * 20 not in str(info.value)
