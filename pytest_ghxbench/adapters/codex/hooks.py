@@ -9,7 +9,12 @@ import pytest
 
 
 def pytest_ghxbench_adapters(config: pytest.Config) -> Sequence[Any]:
-    # Imported here so that plain `pytest` runs (no benchmark) never load the adapter.
-    from pytest_ghxbench.adapters.codex.adapter import CodexAdapter
+    # Loaded only by a session that selects it.
+    from pytest_ghxbench.adapters.registry import LazyAdapter
 
-    return [CodexAdapter()]
+    def load() -> Any:
+        from pytest_ghxbench.adapters.codex.adapter import CodexAdapter
+
+        return CodexAdapter()
+
+    return [LazyAdapter("codex", ("agent_direct", "mcp", "ghx"), load)]
