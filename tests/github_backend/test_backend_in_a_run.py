@@ -151,3 +151,15 @@ def test_without_a_token_or_a_writable_repository_the_run_does_not_start(
     result.stderr.fnmatch_lines(
         ["*repository acme/elsewhere not found, or not visible to @bench-bot*"]
     )
+
+
+def test_the_oracle_refuses_real_github_before_any_item(
+    pytester: pytest.Pytester, fake: FakeGitHub
+) -> None:
+    _project(pytester, fake)
+    result = pytester.runpytest("--ghx-mode=ghx", "--ghx-adapter=oracle", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*adapter 'oracle' unavailable: the oracle is the sandbox's reference agent*'github'*"]
+    )
+    assert fake.requests == []

@@ -127,6 +127,20 @@ class OracleAdapter:
     modes = tuple(EXECUTORS)
     model = MODEL
 
+    def preflight(self, config: Any) -> None:
+        """The oracle performs plans on the sandbox's world: any other backend is a usage
+        error before the first item, not a runner error in every row."""
+        from pytest_ghxbench.api import AdapterUnavailable
+        from pytest_ghxbench.options import resolve_settings
+
+        backend = resolve_settings(config).backend
+        if backend != "sandbox":
+            raise AdapterUnavailable(
+                f"the oracle is the sandbox's reference agent and runs only with "
+                f"--ghx-backend=sandbox (got {backend!r}); benchmark a real agent on this "
+                "backend with --ghx-adapter (openai, claude-code, codex, opencode or your own)"
+            )
+
     def tool_surface_tokens(self, mode: str, instructions: str | None = None) -> int:
         """Tokens of the tool definitions and instructions ``mode`` gives the agent."""
         return tool_surface_tokens(mode, instructions)
