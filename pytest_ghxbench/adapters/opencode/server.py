@@ -66,6 +66,7 @@ class ToolEnvironment:
             MCP_LAUNCHER,
             'if [ -n "${GHXBENCH_MCP_COMMAND:-}" ]; then eval "exec $GHXBENCH_MCP_COMMAND"; fi\n'
             f'PYTHONPATH={package_root}"${{PYTHONPATH:+:$PYTHONPATH}}" '
+            "PYDANTIC_DISABLE_PLUGINS=__all__ "
             f"exec {shlex.quote(sys.executable)} -X utf8 -m pytest_ghxbench sandbox mcp",
         )
 
