@@ -57,7 +57,7 @@ def median_index_law(n: int) -> tuple[FloatArray, FloatArray]:
         raise ValueError(f"sample size must be >= 1, got {n}")
     order = (n + 1) // 2  # 1-based rank of the lower median
     cdf = _binomial_tail_cdf(n, order)
-    p_upper_equal = np.ones(n)
+    p_upper_equal: FloatArray = np.ones(n)
     if n % 2 == 0 and n > 1:
         p_upper_equal = _upper_equal_probability(n, cdf)
     cdf.setflags(write=False)
@@ -68,7 +68,7 @@ def median_index_law(n: int) -> tuple[FloatArray, FloatArray]:
 def _binomial_tail_cdf(n: int, order: int) -> FloatArray:
     """``cdf[j-1] = P(Binomial(n, j/n) >= order)`` for ``j = 1..n`` (log-space, windowed)."""
     spread = math.ceil(_NEGLIGIBLE_SPREAD * math.sqrt(n)) + 1
-    cdf = np.zeros(n)
+    cdf: FloatArray = np.zeros(n)
     # For j below order - spread the tail is exactly 0 in double precision, above it is 1.
     j_low = max(1, order - spread)
     j_high = min(n - 1, order + spread)
@@ -88,7 +88,7 @@ def _binomial_tail_cdf(n: int, order: int) -> FloatArray:
                 + (n - successes)[None, :] * np.log1p(-p)[:, None]
             )
             cdf[js.astype(np.int64) - 1] = np.exp(log_pmf).sum(axis=1)
-    cdf = np.minimum(np.maximum.accumulate(np.clip(cdf, 0.0, 1.0)), 1.0)
+    cdf = np.asarray(np.minimum(np.maximum.accumulate(np.clip(cdf, 0.0, 1.0)), 1.0), dtype=float)
     cdf[-1] = 1.0
     return cdf
 
