@@ -17,8 +17,9 @@ from typing import Any
 
 from pytest_ghxbench.api import BackendSession, RunRequest, RunResult, Tokens, ToolCall
 from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
-from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
+from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.run.redact import secret_values_from_env
 from pytest_ghxbench.run.rows import ItemIdentity, finish_row, outcome_data, runner_error_data
 from pytest_ghxbench.run.session import GhxSession

@@ -1,4 +1,4 @@
-"""Judging one item against its scenario (SPEC §5, steps 3 and 5).
+"""Judging an atomic item against its scenario (SPEC §5, steps 3 and 5).
 
 The verdict has two halves; the item passes iff both hold (``Verdict.passed``).
 
@@ -32,22 +32,12 @@ interfaces have no routes. No final answer, or no JSON object in it, fails both 
 ``expect_valid_output`` is false). Every failing assertion is reported, each naming the
 assertion key, what was expected and what the answer had.
 
-**Workflow scenarios** are judged by the state they leave behind. ``output_valid`` means the
-agent gave a non-empty final answer. Each checkpoint runs its ``verification_task`` on the
-backend with the bound input overlaid by ``verification_input``; the result must have ``ok``
-true. The value tested is the result's ``data``: first ``data[verification_field]`` when a
-field is named (``None`` when absent or when ``data`` is not an object), then, if that value
-is an object with an ``items`` list, the list. Conditions: ``empty`` (an empty list, or None),
-``non_empty`` (a non-empty list, or anything else but None), ``count_eq`` / ``count_gte``
-(a list whose length is / is at least ``expected_value``), ``field_equals`` (an object whose
-fields equal every field of ``expected_value``, compared as JSON: ``1`` is not ``true``).
-``success`` means every checkpoint holds; for ``expected_outcome: expected_error`` it means
-the opposite: the checkpoints must *not* all hold.
+Workflow scenarios are judged by :mod:`pytest_ghxbench.run.checkpoints`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,13 +48,19 @@ from pytest_ghxbench.run.envelope import (
     extract_first_json_object,
 )
 
-__all__ = ["DEFAULT_REQUIRED_FIELDS", "ROUTE_MODE", "Verdict", "judge_atomic", "judge_workflow"]
+__all__ = [
+    "DEFAULT_REQUIRED_FIELDS",
+    "ROUTE_MODE",
+    "Verdict",
+    "expected_outcome",
+    "judge_atomic",
+    "names",
+]
 
 DEFAULT_REQUIRED_FIELDS = ("ok", "data", "error", "meta")
 ROUTE_MODE = "ghx"
 """The mode whose interface has routes, so the only one where route assertions apply."""
 
-RunTask = Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
 _SHOWN_KEYS = 20
 
 
@@ -88,7 +84,8 @@ def _calls(count: int) -> str:
     return f"{count} tool call" if count == 1 else f"{count} tool calls"
 
 
-def _names(keys: Sequence[str]) -> str:
+def names(keys: Sequence[str]) -> str:
+    """``'a', 'b'``: keys as they appear in failure messages."""
     return ", ".join(repr(key) for key in keys)
 
 
@@ -102,7 +99,7 @@ def _lacks(what: str, mapping: Mapping[str, Any], required: Sequence[str]) -> st
     missing = [key for key in required if key not in mapping]
     if not missing:
         return None
-    return f"{what} lacks {_names(missing)} ({_has(mapping)})"
+    return f"{what} lacks {names(missing)} ({_has(mapping)})"
 
 
 def _get(envelope: Mapping[str, Any], key: str) -> str:
@@ -202,7 +199,7 @@ def _shape_failures(envelope: dict[str, Any], assertions: Any, routes_apply: boo
         if not isinstance(meta, dict):
             failures.append(
                 f"assertions.required_meta_fields: expected meta to be an object with "
-                f"{_names(meta_fields)}, got {_get(envelope, 'meta')}"
+                f"{names(meta_fields)}, got {_get(envelope, 'meta')}"
             )
         elif lacking := _lacks("meta", meta, meta_fields):
             failures.append(f"assertions.required_meta_fields: {lacking}")
@@ -223,12 +220,12 @@ def _shape_failures(envelope: dict[str, Any], assertions: Any, routes_apply: boo
 
 def _data_fields_problem(envelope: dict[str, Any], fields: list[str]) -> str | None:
     if "data" not in envelope:
-        return f"data is missing, expected an object with {_names(fields)}"
+        return f"data is missing, expected an object with {names(fields)}"
     data = envelope["data"]
     if isinstance(data, dict):
         return _lacks("data", data, fields)
     if not isinstance(data, list):
-        return f"expected data to be an object with {_names(fields)}, got {excerpt_json(data)}"
+        return f"expected data to be an object with {names(fields)}, got {excerpt_json(data)}"
     problems = []
     for index, element in enumerate(data):
         if not isinstance(element, dict):
@@ -269,7 +266,7 @@ def _data_type_problem(envelope: dict[str, Any], expected: str) -> str | None:
 
 def _outcome_failures(envelope: dict[str, Any], assertions: Any, routes_apply: bool) -> list[str]:
     failures = []
-    outcome = _expected_outcome(assertions)
+    outcome = expected_outcome(assertions)
     ok, error = envelope.get("ok"), envelope.get("error")
 
     def got() -> str:
@@ -306,7 +303,8 @@ def _outcome_failures(envelope: dict[str, Any], assertions: Any, routes_apply: b
     return failures
 
 
-def _expected_outcome(assertions: Any) -> str:
+def expected_outcome(assertions: Any) -> str:
+    """``success`` or ``expected_error``, also from the legacy ``must_succeed`` key."""
     outcome = getattr(assertions, "outcome", None)
     if outcome is not None:
         return str(outcome)
@@ -320,133 +318,3 @@ def _outcome_key(assertions: Any) -> str:
     if legacy and getattr(assertions, "must_succeed", None) is not None:
         return "assertions.must_succeed"
     return "assertions.expected_outcome"
-
-
-# ---------------------------------------------------------------- workflow
-
-
-def judge_workflow(
-    scenario: Any,
-    *,
-    bound_input: Mapping[str, Any],
-    final_text: str | None,
-    tool_call_count: int,
-    run_task: RunTask | None,
-) -> Verdict:
-    """Judge a workflow item by verifying its checkpoints on the backend.
-
-    ``run_task(task, input)`` executes a capability and returns its envelope (a backend
-    session's ``run_task``); ``None`` means there is no backend, so no checkpoint can hold.
-    Exceptions raised by ``run_task`` fail their checkpoint; they are never propagated.
-    ``tool_call_count`` is accepted for symmetry with :func:`judge_atomic`; workflows have no
-    tool-call assertions.
-    """
-    assertions = scenario.assertions
-    failures: list[str] = []
-    output_valid = isinstance(final_text, str) and bool(final_text.strip())
-    if not output_valid:
-        if isinstance(final_text, str):
-            failures.append(f"no final answer: the final answer is blank ({excerpt(final_text)})")
-        else:
-            got = "None" if final_text is None else type(final_text).__name__
-            failures.append(f"no final answer: the agent returned {got} instead of text")
-
-    results = []
-    failed = []
-    for checkpoint in assertions.checkpoints:
-        passed, detail = _verify(checkpoint, bound_input, run_task)
-        results.append({"name": checkpoint.name, "passed": passed, "detail": detail})
-        if not passed:
-            label = f"{checkpoint.verification_task}, condition {checkpoint.condition}"
-            failed.append(f"checkpoint {checkpoint.name!r} ({label}): {detail}")
-
-    if _expected_outcome(assertions) == "expected_error":
-        success = bool(failed)
-        if not success:
-            failures.append(
-                f"assertions.expected_outcome: expected_error means the checkpoints must not "
-                f"all hold, but all {len(results)} passed"
-            )
-    else:
-        success = not failed
-        failures.extend(failed)
-    return Verdict(success, output_valid, failures, checkpoints=results)
-
-
-def _verify(
-    checkpoint: Any, bound_input: Mapping[str, Any], run_task: RunTask | None
-) -> tuple[bool, str]:
-    """Run one checkpoint: ``(passed, detail)``; never raises."""
-    if run_task is None:
-        return False, "no backend to verify checkpoints"
-    task_input = {**bound_input, **(getattr(checkpoint, "verification_input", None) or {})}
-    try:
-        result = run_task(checkpoint.verification_task, task_input)
-    except Exception as exc:
-        return False, f"verification task raised {type(exc).__name__}: {excerpt(str(exc), 300)}"
-    if not isinstance(result, Mapping):
-        return False, f"verification task returned {type(result).__name__}, expected an envelope"
-    if result.get("ok") is not True:
-        ok, error = excerpt_json(result.get("ok")), excerpt_json(result.get("error"))
-        return False, f"verification task failed: ok={ok}, error={error}"
-    value = result.get("data")
-    field_name = getattr(checkpoint, "verification_field", None)
-    if field_name is not None:
-        value = value.get(field_name) if isinstance(value, dict) else None
-    if isinstance(value, dict) and isinstance(value.get("items"), list):
-        value = value["items"]
-    try:
-        return _condition(checkpoint.condition, value, getattr(checkpoint, "expected_value", None))
-    except Exception as exc:  # a malformed expected_value must not crash the session
-        return False, f"cannot test condition {checkpoint.condition!r}: {type(exc).__name__}: {exc}"
-
-
-def _count(value: list[Any]) -> str:
-    return f"{len(value)} item" if len(value) == 1 else f"{len(value)} items"
-
-
-def _condition(condition: str, value: Any, expected: Any) -> tuple[bool, str]:
-    is_list = isinstance(value, list)
-    if condition == "empty":
-        if value is None or (is_list and not value):
-            return True, "empty" if is_list else "nothing (null)"
-        return False, f"got {_count(value)}" if is_list else f"got {excerpt_json(value)}"
-    if condition == "non_empty":
-        if value is not None and not (is_list and not value):
-            return True, _count(value) if is_list else f"got {excerpt_json(value, 80)}"
-        return False, "got 0 items" if is_list else "got nothing (null)"
-    if condition in ("count_eq", "count_gte"):
-        wanted = int(expected)
-        if not is_list:
-            return False, f"expected a list, got {excerpt_json(value)}"
-        holds = len(value) == wanted if condition == "count_eq" else len(value) >= wanted
-        relation = "exactly" if condition == "count_eq" else "at least"
-        return holds, f"got {_count(value)}, expected {relation} {wanted}"
-    if condition == "field_equals":
-        if not isinstance(expected, Mapping):
-            return False, f"expected_value must be an object, got {excerpt_json(expected)}"
-        if not isinstance(value, dict):
-            return False, f"expected an object, got {excerpt_json(value)}"
-        mismatches = [
-            f"{key}: expected {excerpt_json(want, 80)}, got "
-            + (excerpt_json(value[key], 80) if key in value else "<missing>")
-            for key, want in expected.items()
-            if key not in value or not _json_equal(value[key], want)
-        ]
-        if mismatches:
-            return False, "; ".join(mismatches)
-        return True, f"{_names(list(expected))} as expected"
-    return False, f"unknown condition {condition!r}"
-
-
-def _json_equal(left: Any, right: Any) -> bool:
-    """Equality of JSON values: unlike ``==``, ``true`` is not ``1`` and ``1`` is not ``"1"``."""
-    if isinstance(left, bool) or isinstance(right, bool):
-        return isinstance(left, bool) and isinstance(right, bool) and left == right
-    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
-        return left == right
-    if isinstance(left, Mapping) and isinstance(right, Mapping):
-        return left.keys() == right.keys() and all(_json_equal(left[k], right[k]) for k in left)
-    if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
-        return len(left) == len(right) and all(map(_json_equal, left, right))
-    return type(left) is type(right) and bool(left == right)

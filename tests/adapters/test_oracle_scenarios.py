@@ -10,7 +10,8 @@ import pytest
 
 from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter
 from pytest_ghxbench.api import RunRequest, RunResult
-from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
+from pytest_ghxbench.run.checkpoints import judge_workflow
+from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
 from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
 from pytest_ghxbench.scenario.manifest import bind_input, missing_resources

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
-from pytest_ghxbench.run.judge import Verdict, judge_atomic, judge_workflow
+from pytest_ghxbench.run.judge import Verdict, judge_atomic
 
 # --------------------------------------------------------------------------- builders
 

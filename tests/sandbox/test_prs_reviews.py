@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.run.judge import judge_workflow
+from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.sandbox.capabilities.registry import run_capability
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.manifest import bind_input

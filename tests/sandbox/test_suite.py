@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.cli.main import main as ghxbench_main
-from pytest_ghxbench.run.judge import judge_atomic, judge_workflow
+from pytest_ghxbench.run.checkpoints import judge_workflow
+from pytest_ghxbench.run.judge import judge_atomic
 from pytest_ghxbench.sandbox.backend import SandboxBackend
 from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.dialects.mcp_tools import routes_for_capability
