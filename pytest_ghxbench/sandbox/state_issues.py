@@ -1,0 +1,144 @@
+"""Issues and pull requests, with their comments, files, reviews and review threads."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from pytest_ghxbench.sandbox.state_base import StateModel
+
+__all__ = [
+    "Comment",
+    "Issue",
+    "IssueState",
+    "MergeStateStatus",
+    "Mergeable",
+    "PullRequest",
+    "PullRequestFile",
+    "PullState",
+    "Review",
+    "ReviewComment",
+    "ReviewState",
+    "ReviewThread",
+    "StateReason",
+]
+
+IssueState = Literal["OPEN", "CLOSED"]
+StateReason = Literal["COMPLETED", "NOT_PLANNED", "REOPENED", "DUPLICATE"]
+PullState = Literal["OPEN", "CLOSED", "MERGED"]
+ReviewState = Literal["APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING"]
+Mergeable = Literal["MERGEABLE", "CONFLICTING", "UNKNOWN"]
+MergeStateStatus = Literal[
+    "BEHIND", "BLOCKED", "CLEAN", "DIRTY", "DRAFT", "HAS_HOOKS", "UNKNOWN", "UNSTABLE"
+]
+
+
+class Comment(StateModel):
+    """A comment on an issue or on a pull request's conversation."""
+
+    id: int
+    node_id: str = ""
+    author: str
+    body: str
+    created_at: str
+    updated_at: str | None = None
+
+
+class Issue(StateModel):
+    number: int
+    title: str
+    node_id: str = ""
+    body: str = ""
+    author: str = ""
+    state: IssueState = "OPEN"
+    state_reason: StateReason | None = None
+    labels: list[str] = Field(default_factory=list)
+    assignees: list[str] = Field(default_factory=list)
+    milestone: int | None = None
+    issue_type: str | None = None
+    comments: list[Comment] = Field(default_factory=list)
+    parent: int | None = None
+    """The number of the parent issue; sub-issues are derived from it (see World.sub_issues)."""
+    blocked_by: list[int] = Field(default_factory=list)
+    locked: bool = False
+    created_at: str = "2025-01-01T00:00:00Z"
+    updated_at: str = "2025-01-01T00:00:00Z"
+    closed_at: str | None = None
+
+
+class PullRequestFile(StateModel):
+    path: str
+    status: Literal["added", "modified", "removed", "renamed"] = "modified"
+    additions: int = 0
+    deletions: int = 0
+    patch: str = ""
+    previous_path: str | None = None
+
+
+class Review(StateModel):
+    id: int
+    node_id: str = ""
+    author: str
+    state: ReviewState
+    body: str = ""
+    submitted_at: str
+    commit_id: str = ""
+
+
+class ReviewComment(StateModel):
+    id: int
+    node_id: str = ""
+    author: str
+    body: str
+    created_at: str
+    path: str = ""
+    line: int | None = None
+    diff_hunk: str = ""
+    in_reply_to: int | None = None
+    review_id: int | None = None
+
+
+class ReviewThread(StateModel):
+    node_id: str
+    path: str
+    line: int | None = None
+    start_line: int | None = None
+    diff_side: Literal["LEFT", "RIGHT"] = "RIGHT"
+    is_resolved: bool = False
+    is_outdated: bool = False
+    resolved_by: str | None = None
+    comments: list[ReviewComment] = Field(default_factory=list)
+
+
+class PullRequest(StateModel):
+    number: int
+    title: str
+    node_id: str = ""
+    body: str = ""
+    author: str = ""
+    state: PullState = "OPEN"
+    is_draft: bool = False
+    head_ref: str
+    head_sha: str
+    base_ref: str = "main"
+    base_sha: str = ""
+    mergeable: Mergeable = "MERGEABLE"
+    merge_state_status: MergeStateStatus = "CLEAN"
+    labels: list[str] = Field(default_factory=list)
+    assignees: list[str] = Field(default_factory=list)
+    requested_reviewers: list[str] = Field(default_factory=list)
+    milestone: int | None = None
+    closing_issues: list[int] = Field(default_factory=list)
+    """Issues this pull request closes when merged (``Fixes #n``): an issue's linked PRs."""
+    files: list[PullRequestFile] = Field(default_factory=list)
+    comments: list[Comment] = Field(default_factory=list)
+    reviews: list[Review] = Field(default_factory=list)
+    review_threads: list[ReviewThread] = Field(default_factory=list)
+    commits: int = 1
+    created_at: str = "2025-01-01T00:00:00Z"
+    updated_at: str = "2025-01-01T00:00:00Z"
+    closed_at: str | None = None
+    merged_at: str | None = None
+    merged_by: str | None = None
+    merge_commit_sha: str | None = None

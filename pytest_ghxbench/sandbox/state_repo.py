@@ -1,0 +1,113 @@
+"""The repository and its metadata: users, branches, labels, milestones, issue types, releases."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from pytest_ghxbench.sandbox.state_base import StateModel
+
+__all__ = [
+    "Branch",
+    "IssueType",
+    "Label",
+    "Milestone",
+    "Release",
+    "ReleaseAsset",
+    "Repository",
+    "User",
+]
+
+
+class User(StateModel):
+    login: str
+    name: str = ""
+    type: Literal["User", "Organization", "Bot"] = "User"
+
+
+class Branch(StateModel):
+    name: str
+    sha: str
+    protected: bool = False
+
+
+class Repository(StateModel):
+    owner: str
+    name: str
+    node_id: str = ""
+    description: str = ""
+    homepage_url: str = ""
+    default_branch: str = "main"
+    visibility: Literal["PUBLIC", "PRIVATE", "INTERNAL"] = "PUBLIC"
+    stargazer_count: int = 0
+    fork_count: int = 0
+    watcher_count: int = 0
+    primary_language: str | None = None
+    license: str | None = None
+    topics: list[str] = Field(default_factory=list)
+    has_issues_enabled: bool = True
+    is_archived: bool = False
+    created_at: str = "2025-01-01T00:00:00Z"
+    pushed_at: str = "2025-01-01T00:00:00Z"
+    branches: list[Branch] = Field(default_factory=list)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/{self.full_name}"
+
+    @property
+    def is_private(self) -> bool:
+        return self.visibility != "PUBLIC"
+
+
+class Label(StateModel):
+    name: str
+    color: str = "ededed"
+    description: str = ""
+    node_id: str = ""
+    is_default: bool = False
+
+
+class Milestone(StateModel):
+    number: int
+    title: str
+    node_id: str = ""
+    description: str = ""
+    state: Literal["OPEN", "CLOSED"] = "OPEN"
+    due_on: str | None = None
+
+
+class IssueType(StateModel):
+    name: str
+    node_id: str = ""
+    description: str = ""
+    color: str = "GRAY"
+    is_enabled: bool = True
+
+
+class ReleaseAsset(StateModel):
+    id: int
+    name: str
+    size: int = 0
+    download_count: int = 0
+    content_type: str = "application/octet-stream"
+
+
+class Release(StateModel):
+    id: int
+    tag_name: str
+    name: str = ""
+    node_id: str = ""
+    body: str = ""
+    draft: bool = False
+    prerelease: bool = False
+    target_commitish: str = "main"
+    author: str = ""
+    created_at: str = "2025-01-01T00:00:00Z"
+    published_at: str | None = None
+    assets: list[ReleaseAsset] = Field(default_factory=list)
