@@ -9,6 +9,7 @@ prints: a callback that fails on a line records a parse problem and the run cont
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import re
@@ -21,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "BASE_ENV_KEYS",
@@ -320,6 +322,33 @@ def locate_runtime(runtime: str, command: str, product: str) -> tuple[str, str |
     return binary, executable_version(binary)
 
 
+@dataclass
+class JsonLineStream:
+    """An agent process's stdout read as JSON lines: each object is kept in ``events`` and
+    given to :meth:`handle` (which a runtime's stream overrides), every other non-blank line is
+    kept in ``garbage``. ``feed`` is what :func:`run_agent_process` calls per line."""
+
+    events: list[Any] = field(default_factory=list)
+    garbage: list[str] = field(default_factory=list)
+
+    def feed(self, line: str, arrived: float) -> None:
+        """Parse one stdout line that arrived at ``arrived`` (:func:`time.monotonic`)."""
+        if not line.strip():
+            return
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            event = None
+        if not isinstance(event, dict):
+            self.garbage.append(line)
+            return
+        self.events.append(event)
+        self.handle(event, arrived)
+
+    def handle(self, event: dict[str, Any], arrived: float) -> None:
+        """Take in one event object (nothing here)."""
+
+
 def process_transcript(
     argv: Sequence[str],
     version: str | None,
@@ -329,8 +358,6 @@ def process_transcript(
     secrets: Sequence[str],
 ) -> dict[str, object]:
     """What a CLI runtime's item leaves in its transcript, with every secret value redacted."""
-    import json
-
     return {
         "argv": [redact(a, secrets) for a in argv],
         "runtime_version": version,

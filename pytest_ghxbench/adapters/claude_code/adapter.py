@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_ghxbench.adapters.process import (
+    JsonLineStream,
     adapter_table,
     locate_runtime,
     mcp_server_command,
@@ -73,11 +74,9 @@ class _PendingTool:
 
 
 @dataclass
-class ClaudeStream:
+class ClaudeStream(JsonLineStream):
     """Accumulates one stream-json session; feed it lines with :meth:`feed`."""
 
-    events: list[Any] = field(default_factory=list)
-    garbage: list[str] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
     pending: dict[str, _PendingTool] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
@@ -86,19 +85,7 @@ class ClaudeStream:
     session_id: str | None = None
     model: str | None = None
 
-    def feed(self, line: str, arrived: float) -> None:
-        """Parse one stdout line; non-JSON or non-object lines are kept as garbage."""
-        if not line.strip():
-            return
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            self.garbage.append(line)
-            return
-        if not isinstance(event, dict):
-            self.garbage.append(line)
-            return
-        self.events.append(event)
+    def handle(self, event: dict[str, Any], arrived: float) -> None:
         kind = event.get("type")
         if kind == "system" and event.get("subtype") == "init":
             self.session_id = event.get("session_id") or self.session_id

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_ghxbench.adapters.process import (
+    JsonLineStream,
     ProcessOutcome,
     adapter_table,
     locate_runtime,
@@ -86,11 +87,9 @@ def codex_cost(
 
 
 @dataclass
-class CodexStream:
+class CodexStream(JsonLineStream):
     """Accumulates one ``exec --json`` session; feed it lines with :meth:`feed`."""
 
-    events: list[Any] = field(default_factory=list)
-    garbage: list[str] = field(default_factory=list)
     started: dict[str, float] = field(default_factory=dict)
     tool_calls: list[ToolCall] = field(default_factory=list)
     thread_id: str | None = None
@@ -101,19 +100,7 @@ class CodexStream:
     cached_tokens: int = 0
     output_tokens: int = 0
 
-    def feed(self, line: str, arrived: float) -> None:
-        """Parse one stdout line; non-JSON or non-object lines are kept as garbage."""
-        if not line.strip():
-            return
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            self.garbage.append(line)
-            return
-        if not isinstance(event, dict):
-            self.garbage.append(line)
-            return
-        self.events.append(event)
+    def handle(self, event: dict[str, Any], arrived: float) -> None:
         kind = event.get("type")
         item = event.get("item")
         if kind == "thread.started":
