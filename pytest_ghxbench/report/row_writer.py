@@ -22,7 +22,15 @@ from pydantic import ValidationError
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.importers import describe_validation_error
 
-__all__ = ["RowWriter"]
+__all__ = ["RowWriter", "write_all"]
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd``: one ``write`` in practice (a line on an ``O_APPEND``
+    descriptor); a short write is finished, not dropped."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 class RowWriter:
@@ -70,10 +78,7 @@ class RowWriter:
 
     def _write_all(self, data: bytes) -> None:
         assert self._fd is not None
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        write_all(self._fd, data)
 
     def _sync_loop(self) -> None:
         while True:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pytest_ghxbench.report.row_writer import write_all
 from pytest_ghxbench.run.redact import Redactor
 
 
@@ -35,9 +36,7 @@ class TranscriptWriter:
             if self._fd is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            view = memoryview(data)
-            while view:  # one write in practice; a short write is finished, not dropped
-                view = view[os.write(self._fd, view) :]
+            write_all(self._fd, data)
 
     def close(self) -> None:
         with self._lock:
