@@ -13,6 +13,7 @@ import json
 import os
 import queue
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -259,12 +260,18 @@ MCP_COMMAND_ENV = "GHXBENCH_MCP_COMMAND"
 backend: a launcher of GitHub's MCP server with the token): a shell-quoted command line."""
 
 
+def command_words(value: object) -> list[str] | None:
+    """A configured command line, given as a string (split as a shell would) or a list of
+    strings, as its words; ``None`` when it is neither, or empty."""
+    words = shlex.split(value) if isinstance(value, str) else value
+    if isinstance(words, list) and words and all(isinstance(word, str) for word in words):
+        return words
+    return None
+
+
 def backend_mcp_command(env: Mapping[str, str]) -> list[str] | None:
     """The MCP server command line the item's backend asks for, or ``None`` (the sandbox's)."""
-    import shlex
-
-    line = env.get(MCP_COMMAND_ENV, "").strip()
-    return shlex.split(line) if line else None
+    return command_words(env.get(MCP_COMMAND_ENV, ""))
 
 
 def mcp_server_command(env: Mapping[str, str]) -> tuple[str, list[str], dict[str, str]]:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ghxbench.adapters.process import command_words
 from pytest_ghxbench.api import AdapterUnavailable
 from pytest_ghxbench.github.client import DEFAULT_API_URL, GitHubClient, GitHubError
 
@@ -91,17 +92,12 @@ class GitHubSettings:
         manifest_path = Path(manifest) if manifest else DEFAULT_MANIFEST
         if not manifest_path.is_absolute():
             manifest_path = root / manifest_path
-        mcp_command = table.get("mcp_command", list(DEFAULT_MCP_COMMAND))
-        if isinstance(mcp_command, str):
-            mcp_command = shlex.split(mcp_command)
-        if not (
-            isinstance(mcp_command, list)
-            and mcp_command
-            and all(isinstance(word, str) for word in mcp_command)
-        ):
+        configured = table.get("mcp_command", list(DEFAULT_MCP_COMMAND))
+        mcp_command = command_words(configured)
+        if mcp_command is None:
             raise BackendConfigError(
                 f"{where}: mcp_command must be a command line (string or list of strings), "
-                f"got {mcp_command!r}"
+                f"got {configured!r}"
             )
         return cls(repo, api_url.rstrip("/"), tuple(token_env), manifest_path, tuple(mcp_command))
 
@@ -190,7 +186,7 @@ class GitHubBackend:
         lines.append("export GITHUB_PERSONAL_ACCESS_TOKEN")
         if host is not None:
             lines += [f"GITHUB_HOST={shlex.quote('https://' + host)}", "export GITHUB_HOST"]
-        lines.append("exec " + " ".join(shlex.quote(word) for word in self.settings.mcp_command))
+        lines.append("exec " + shlex.join(self.settings.mcp_command))
         launcher = workdir / _MCP_LAUNCHER
         fd = os.open(launcher, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -8,7 +8,6 @@ it is never put in results, transcripts or error messages.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 import time
 from collections.abc import Mapping
@@ -26,7 +25,7 @@ from pytest_ghxbench.adapters.bash_tool import (
 from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, run_loop
 from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
-from pytest_ghxbench.adapters.process import backend_mcp_command
+from pytest_ghxbench.adapters.process import backend_mcp_command, command_words
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
 __all__ = ["OpenAIAdapter", "OpenAISettings", "settings_from_table"]
@@ -73,13 +72,12 @@ def settings_from_table(
         raise AdapterUnavailable(
             f"{_WHERE}: unknown key(s) {', '.join(unknown)}; valid: {', '.join(sorted(known))}"
         )
-    command = table.get("mcp_command")
-    if isinstance(command, str):
-        command = shlex.split(command)
-    if command is not None and (
-        not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command)
-    ):
-        raise AdapterUnavailable(f"{_WHERE} mcp_command: expected a command line, got {command!r}")
+    configured = table.get("mcp_command")
+    command = command_words(configured)
+    if configured is not None and command is None:
+        raise AdapterUnavailable(
+            f"{_WHERE} mcp_command: expected a command line, got {configured!r}"
+        )
     try:
         merged = {
             **parse_prices(table.get("prices"), f"{_WHERE}.prices"),
