@@ -197,14 +197,24 @@ def _pyproject_table(config: pytest.Config) -> dict[str, Any]:
         if not path.is_file():
             continue
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise pytest.UsageError(f"ghxbench: cannot read {path}: {exc}") from exc
-        table = data.get("tool", {}).get("ghxbench", {})
-        if not isinstance(table, dict):
-            raise pytest.UsageError(f"ghxbench: {path}: [tool.ghxbench] must be a table")
-        return {str(k).replace("-", "_"): v for k, v in table.items()}
+            return read_tool_table(path)
+        except ValueError as exc:
+            raise pytest.UsageError(f"ghxbench: {exc}") from exc
     return {}
+
+
+def read_tool_table(path: Path) -> dict[str, Any]:
+    """The ``[tool.ghxbench]`` table of the ``pyproject.toml`` at ``path`` (``{}`` without one),
+    top-level keys with ``-`` read as ``_``; ``ValueError`` naming the file when it cannot be
+    read or the table is not one."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from exc
+    table = data.get("tool", {}).get("ghxbench", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [tool.ghxbench] must be a table")
+    return {str(k).replace("-", "_"): v for k, v in table.items()}
 
 
 def _raw_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:

@@ -12,33 +12,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from pytest_ghxbench.cli.fixtures import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE
 from pytest_ghxbench.github.backend import BackendConfigError, GitHubSettings
 from pytest_ghxbench.github.client import GitHubClient, GitHubError
-
-EXIT_OK = 0
-EXIT_PROBLEM = 1
-EXIT_UNAVAILABLE = 2
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from pytest_ghxbench.options import read_tool_table
 
 
 def _settings(args: argparse.Namespace, root: Path) -> GitHubSettings:
-    table: dict[str, Any] = {}
+    table: Any = {}
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise BackendConfigError(f"cannot read {pyproject}: {exc}") from exc
-        table = data.get("tool", {}).get("ghxbench", {}).get("backends", {}).get("github") or {}
+            table = read_tool_table(pyproject).get("backends", {}).get("github") or {}
+        except ValueError as exc:
+            raise BackendConfigError(str(exc)) from exc
     settings = GitHubSettings.from_config(table, os.environ, root)
     overrides = {"repo": args.repo, "api_url": args.api_url and args.api_url.rstrip("/")}
     return replace(settings, **{k: v for k, v in overrides.items() if v})
