@@ -112,7 +112,10 @@ class Backend(Protocol):
         ...
 
     def open_session(self, item_id: str, workdir: Path) -> BackendSession:
-        """A session for one item; called before the adapter runs, closed after judging."""
+        """A session for one item; called before the adapter runs, closed after judging.
+
+        A backend whose ``open_session`` also takes a ``mode`` keyword gets the item's mode
+        (``agent_direct``, ``mcp``, ``ghx``...), so it can give each mode only its own tools."""
         ...
 
 

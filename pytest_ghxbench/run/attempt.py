@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_ghxbench.adapters.registry import open_backend_session
 from pytest_ghxbench.api import BackendSession, RunRequest, RunResult, Tokens, ToolCall
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.run.checkpoints import judge_workflow
@@ -169,7 +170,9 @@ def run_attempt(
     try:
         if session.backend is not None:
             try:
-                backend_session = session.backend.open_session(identity.item_id, workdir)
+                backend_session = open_backend_session(
+                    session.backend, identity.item_id, workdir, identity.mode
+                )
                 request.backend = backend_session
                 request.env = backend_session.env  # may be built lazily (sandbox)
             except Exception as exc:

@@ -15,8 +15,11 @@ def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
     from pytest_ghxbench.adapters.registry import LazyBackend
 
     def load() -> Backend:
+        from pytest_ghxbench.options import resolve_settings
         from pytest_ghxbench.sandbox.backend import SandboxBackend
+        from pytest_ghxbench.sandbox.clients import Clients
 
-        return SandboxBackend()
+        settings = resolve_settings(config)
+        return SandboxBackend(clients=Clients(gh=settings.gh, mcp_server=settings.mcp_server))
 
     return [LazyBackend("sandbox", load)]

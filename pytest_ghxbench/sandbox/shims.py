@@ -44,14 +44,20 @@ def shim_script(name: str, state_path: Path, python: str = sys.executable) -> st
     )
 
 
-def write_shims(directory: Path, state_path: Path, python: str = sys.executable) -> dict[str, str]:
-    """Write executable ``gh`` and ``ghx`` shims for ``state_path`` into ``directory``.
+def write_shims(
+    directory: Path,
+    state_path: Path,
+    names: tuple[str, ...] = SHIM_NAMES,
+    python: str = sys.executable,
+) -> dict[str, str]:
+    """Write executable shims (``gh`` and ``ghx``, or ``names``) for ``state_path`` into
+    ``directory``.
 
     Returns the environment additions an agent's processes need: ``PATH`` with ``directory``
     first (then the current ``PATH``) and ``GHXBENCH_SANDBOX_STATE``.
     """
     directory.mkdir(parents=True, exist_ok=True)
-    for name in SHIM_NAMES:
+    for name in names:
         target = directory / name
         target.write_text(shim_script(name, state_path, python), encoding="utf-8")
         target.chmod(0o755)

@@ -1,0 +1,344 @@
+"""The sandbox's GitHub API server: one loopback HTTP server for every item of a session.
+
+It is at once:
+- an origin server for the Enterprise Server layout on its own address;
+- a forward proxy (``HTTP_PROXY``) for the github.com layout under ``github.localhost``;
+- an intercepting HTTPS proxy (``HTTPS_PROXY``) that answers ``CONNECT api.github.com:443``
+  with a certificate of the session's CA, for clients that hard-code github.com.
+
+Every GitHub request is authenticated by its token, which names one item's world
+(:class:`~.registry.WorldRegistry`); REST goes to :func:`.rest.handle`, GraphQL to
+:func:`.graphql.execute`, both under that world's lock. Requests for other hosts are passed on
+unchanged (:mod:`.passthrough`): agent runtimes still reach their model servers, and nothing
+for GitHub ever leaves the machine.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import secrets
+import socket
+import ssl
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from pytest_ghxbench.sandbox.api import hosts, passthrough
+from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
+from pytest_ghxbench.sandbox.api.tls import SessionCA
+from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
+
+__all__ = ["SCOPES", "ApiServer", "PortInUse"]
+
+SCOPES = "gist, project, read:org, repo, workflow"
+"""The OAuth scopes every sandbox token reports (gh checks them before some commands)."""
+_MAX_BLOBS = 512
+_MAX_BODY = 64 * 1024 * 1024
+
+
+class PortInUse(OSError):
+    """The requested port is taken."""
+
+
+@dataclass
+class _Blob:
+    data: bytes
+    content_type: str
+    filename: str | None
+
+
+class _BlobLinks:
+    """The :class:`~.types.BlobStore` of one request: links on the host the client used."""
+
+    def __init__(self, server: ApiServer, urls: ApiUrls) -> None:
+        self._server = server
+        self._urls = urls
+
+    def put(self, data: bytes, content_type: str, filename: str | None = None) -> str:
+        key = self._server.store_blob(_Blob(data, content_type, filename))
+        return f"{self._urls.web}{hosts.BLOB_PREFIX}{key}"
+
+
+class ApiServer:
+    """The server, its registry of worlds and its CA. Start with :meth:`start`."""
+
+    def __init__(
+        self, state_dir: Path, *, port: int = 0, registry: WorldRegistry | None = None
+    ) -> None:
+        self.registry = registry or WorldRegistry()
+        self.ca = SessionCA(state_dir)
+        self.errors: list[str] = []
+        """Tracebacks of requests the sandbox failed on (answered 500)."""
+        self._blobs: OrderedDict[str, _Blob] = OrderedDict()
+        self._blob_lock = threading.Lock()
+        self._ids = itertools.count(1)
+        try:
+            self._httpd = _HttpServer(("127.0.0.1", port), _Handler)
+        except OSError as exc:
+            if exc.errno in (98, 48):  # EADDRINUSE on Linux, macOS
+                raise PortInUse(f"port {port} on 127.0.0.1 is already in use") from None
+            raise
+        self._httpd.api = self
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def proxy_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ApiServer:
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever,
+                kwargs={"poll_interval": 0.05},
+                name="ghxbench-sandbox-api",
+                daemon=True,
+            )
+            self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        """Serve in the calling thread (``ghxbench sandbox serve``) until :meth:`close`."""
+        self._httpd.serve_forever(poll_interval=0.2)
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> ApiServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ dispatch
+
+    def store_blob(self, blob: _Blob) -> str:
+        key = secrets.token_urlsafe(24)
+        with self._blob_lock:
+            self._blobs[key] = blob
+            while len(self._blobs) > _MAX_BLOBS:
+                self._blobs.popitem(last=False)
+        return key
+
+    def answer(
+        self,
+        method: str,
+        scheme: str,
+        host: str,
+        target: str,
+        headers: dict[str, str],
+        body: bytes,
+    ) -> ApiResponse:
+        """The response to a GitHub request (``route`` already said it is one)."""
+        parts = urlsplit(target)
+        where = hosts.route(scheme, host, parts.path, method)
+        if where.kind == "blob":
+            with self._blob_lock:
+                blob = self._blobs.get(where.path)
+            if blob is None:
+                return ApiResponse(404, b"The specified blob does not exist.", _TEXT)
+            extra = {"Content-Type": blob.content_type}
+            if blob.filename:
+                extra["Content-Disposition"] = f"attachment; filename={blob.filename}"
+            return ApiResponse(200, blob.data, extra)
+        if where.kind in ("unknown", "foreign") or where.urls is None:
+            return ApiResponse.error(404, "Not Found")
+        slot = self._slot(headers)
+        if slot is None:
+            if "authorization" in headers:
+                return ApiResponse.error(401, "Bad credentials")
+            return ApiResponse.error(401, "Requires authentication")
+        request = ApiRequest(
+            method=method,
+            path=where.path,
+            query=parse_qs(parts.query, keep_blank_values=True),
+            headers=headers,
+            body=body,
+            urls=where.urls,
+            blobs=_BlobLinks(self, where.urls),
+        )
+        try:
+            with slot.held() as world:
+                if where.kind == "graphql":
+                    from pytest_ghxbench.sandbox.api.graphql import execute
+
+                    response = execute(world, request)
+                else:
+                    from pytest_ghxbench.sandbox.api.rest import handle
+
+                    response = handle(world, request)
+        except Exception:
+            self.errors.append(traceback.format_exc())
+            response = ApiResponse.error(500, "The sandbox failed on this request")
+        resource = "graphql" if where.kind == "graphql" else "core"
+        response.headers.update(self._github_headers(resource))
+        slot.requests.append((method, f"{scheme}://{host}{target}", response.status))
+        return response
+
+    def _slot(self, headers: dict[str, str]) -> Slot | None:
+        token = _token(headers.get("authorization", ""))
+        return self.registry.get(token) if token else None
+
+    def _github_headers(self, resource: str) -> dict[str, str]:
+        return {
+            "X-GitHub-Media-Type": "github.v3; format=json",
+            "X-GitHub-Request-Id": f"SBX:{next(self._ids):08X}",
+            "X-OAuth-Scopes": SCOPES,
+            "X-RateLimit-Limit": "5000",
+            "X-RateLimit-Remaining": "4999",
+            "X-RateLimit-Used": "1",
+            "X-RateLimit-Reset": str(int(time.time()) + 3600),
+            "X-RateLimit-Resource": resource,
+        }
+
+
+_TEXT = {"Content-Type": "text/plain; charset=utf-8"}
+
+
+def _token(authorization: str) -> str | None:
+    """The token of an ``Authorization`` header: ``token T``, ``Bearer T`` or Basic ``x:T``."""
+    scheme, _, value = authorization.strip().partition(" ")
+    scheme = scheme.lower()
+    if scheme in ("token", "bearer"):
+        return value.strip() or None
+    if scheme == "basic":
+        try:
+            decoded = base64.b64decode(value.strip()).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return decoded.partition(":")[2] or None
+    return None
+
+
+class _HttpServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    api: ApiServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _HttpServer
+    timeout = 120
+    tls_host: str | None = None
+    """Set on connections the proxy intercepted: the host the client asked to CONNECT to."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the sandbox's requests are recorded per world, not printed."""
+
+    def do_CONNECT(self) -> None:
+        host, _, port_text = self.path.rpartition(":")
+        port = int(port_text) if port_text.isdigit() else 443
+        host = host.strip("[]")
+        if not hosts.is_github_host(host):
+            self.close_connection = True
+            self.wfile.flush()
+            if not passthrough.tunnel(self.connection, host, port):
+                self._send(ApiResponse(502, b"cannot reach " + host.encode(), _TEXT))
+            return
+        self.send_response(200, "Connection established")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        try:
+            wrapped = self.server.api.ca.server_context.wrap_socket(
+                self.connection, server_side=True
+            )
+        except (ssl.SSLError, OSError):
+            return  # the client does not trust the session CA: nothing more to say
+        _TlsHandler(wrapped, self.client_address, self.server, host)
+
+    def _any(self) -> None:
+        target = self.path
+        scheme = "https" if self.tls_host else "http"
+        host = self.headers.get("Host") or self.tls_host or ""
+        if target.startswith(("http://", "https://")):
+            parts = urlsplit(target)
+            scheme, host = parts.scheme, parts.netloc
+            target = parts.path + (f"?{parts.query}" if parts.query else "")
+        try:
+            body = self._read_body()
+        except ValueError as exc:
+            self.close_connection = True
+            self._send(ApiResponse.error(400, str(exc)))
+            return
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        if hosts.route(scheme, host, "/", "GET").kind == "foreign":
+            self._forward(host, target, body)
+            return
+        response = self.server.api.answer(self.command, scheme, host, target or "/", headers, body)
+        self._send(response)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _any
+
+    def _read_body(self) -> bytes:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            chunks: list[bytes] = []
+            total = 0
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                total += size
+                if total > _MAX_BODY:
+                    raise ValueError("request body too large")
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > _MAX_BODY:
+            raise ValueError("request body too large")
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _send(self, response: ApiResponse) -> None:
+        self.send_response(response.status)
+        for name, value in response.headers.items():
+            if name.lower() != "content-length":
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(response.body)))
+        self.end_headers()
+        if self.command != "HEAD" and response.body:
+            self.wfile.write(response.body)
+
+    def _forward(self, host: str, target: str, body: bytes) -> None:
+        name, _, port_text = host.rpartition(":")
+        if not port_text.isdigit():
+            name, port_text = host, "80"
+        try:
+            status, reason, headers, data = passthrough.forward(
+                self.command, name, int(port_text), target, dict(self.headers.items()), body
+            )
+        except (OSError, ValueError) as exc:
+            self._send(ApiResponse(502, f"cannot reach {host}: {exc}".encode(), _TEXT))
+            return
+        self.send_response(status, reason)
+        for key, value in headers:
+            if key.lower() != "content-length":
+                self.send_header(key, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+
+class _TlsHandler(_Handler):
+    def __init__(
+        self, request: socket.socket, client_address: Any, server: _HttpServer, host: str
+    ) -> None:
+        self.tls_host = host
+        super().__init__(request, client_address, server)

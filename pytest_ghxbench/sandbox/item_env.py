@@ -1,0 +1,106 @@
+"""The environment of one sandbox item: its mode's interface and nothing else.
+
+Every item gets a private ``HOME`` (so a gh logged in to real GitHub on the machine, its config
+and its keyring are never seen), the sandbox's proxy for all traffic (GitHub's hosts are
+answered by the sandbox, never forwarded) and a CA bundle that trusts the proxy's certificates.
+What differs by mode:
+
+- ``agent_direct``: the real ``gh`` first on ``PATH``, pointed at ``github.localhost`` with the
+  item's token (``GH_TOKEN``) and ``GH_REPO`` set to the world's repository;
+- ``mcp``: ``github-mcp-server`` on ``PATH`` is a launcher that starts the configured server
+  with the item's token and host; the shell itself holds no GitHub token;
+- ``ghx``: the capability CLI (a shim on the item's state file).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV
+from pytest_ghxbench.sandbox.clients import MCP_SERVER, Clients
+
+__all__ = ["SANDBOX_HOST", "item_environment", "proxy_environment"]
+
+SANDBOX_HOST = "github.localhost"
+"""The GitHub host items see; gh derives ``api.github.localhost`` and plain HTTP from it."""
+
+_CA_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+_QUIET_GH = {
+    "GH_PROMPT_DISABLED": "1",
+    "GH_NO_UPDATE_NOTIFIER": "1",
+    "GH_NO_EXTENSION_UPDATE_NOTIFIER": "1",
+    "GH_SPINNER_DISABLED": "1",
+}
+
+
+def proxy_environment(proxy_url: str, bundle: Path, ca_file: Path) -> dict[str, str]:
+    """Route every client through the sandbox's proxy and trust its CA."""
+    env = {name: proxy_url for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")}
+    # Loopback stays direct (model servers of local runtimes); GitHub's names never are.
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,::1"
+    env.update({name: str(bundle) for name in _CA_VARIABLES})
+    env["NODE_EXTRA_CA_CERTS"] = str(ca_file)
+    return env
+
+
+def item_environment(
+    *,
+    mode: str,
+    token: str,
+    proxy_url: str,
+    bundle: Path,
+    ca_file: Path,
+    repo: str,
+    workdir: Path,
+    clients: Clients,
+    base_path: str | None = None,
+) -> dict[str, str]:
+    """The variables an item of ``mode`` runs its tools with (added on top of a scrubbed
+    environment by the adapter). Writes the item's HOME and ``bin/`` under ``workdir``."""
+    home = workdir / "home"
+    config = home / ".config"
+    (config / "gh").mkdir(parents=True, exist_ok=True)
+    bin_dir = workdir / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    env = {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(config),
+        "GH_CONFIG_DIR": str(config / "gh"),
+        **_QUIET_GH,
+        **proxy_environment(proxy_url, bundle, ca_file),
+    }
+    if mode == "agent_direct":
+        _link(bin_dir / "gh", clients.gh_program())
+        env.update({"GH_HOST": SANDBOX_HOST, "GH_TOKEN": token, "GH_REPO": repo})
+    elif mode == "mcp":
+        launcher = bin_dir / MCP_SERVER
+        _write_launcher(launcher, clients.mcp_command(), token, proxy_url, bundle, ca_file)
+        env[MCP_COMMAND_ENV] = shlex.join([str(launcher), "stdio"])
+    current = os.environ.get("PATH", os.defpath) if base_path is None else base_path
+    env["PATH"] = f"{bin_dir}{os.pathsep}{current}" if current else str(bin_dir)
+    return env
+
+
+def _link(target: Path, program: str) -> None:
+    target.unlink(missing_ok=True)
+    target.symlink_to(program)
+
+
+def _write_launcher(
+    path: Path, command: list[str], token: str, proxy_url: str, bundle: Path, ca_file: Path
+) -> None:
+    """A script that starts the MCP server on the item's world: the token lives here, in a file
+    only the owner can read, never on a command line or in the agent's environment."""
+    variables = {
+        "GITHUB_PERSONAL_ACCESS_TOKEN": token,
+        "GITHUB_HOST": f"http://{SANDBOX_HOST}",
+        **proxy_environment(proxy_url, bundle, ca_file),
+    }
+    lines = ["#!/bin/sh", "# github-mcp-server for one pytest-ghxbench sandbox item."]
+    lines += [f"{name}={shlex.quote(value)}; export {name}" for name, value in variables.items()]
+    lines.append(f'exec {shlex.join(command)} "$@"')
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
