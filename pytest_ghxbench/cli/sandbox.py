@@ -2,6 +2,9 @@
 
 ::
 
+    ghxbench sandbox serve [--state FILE]       serve a world as GitHub's API on loopback
+    ghxbench sandbox run [--state FILE] [--mode M] -- CMD...
+                                                run CMD as an item of mode M would
     ghxbench sandbox init STATE [--seed SEED]   write a freshly seeded world to STATE
     ghxbench sandbox ghx ARGS...                the ghx CLI on $GHXBENCH_SANDBOX_STATE
     ghxbench sandbox gh ARGS...                 the gh CLI on $GHXBENCH_SANDBOX_STATE
@@ -38,11 +41,17 @@ STATE_ENV = "GHXBENCH_SANDBOX_STATE"  # same value as statefile.STATE_ENV, witho
 GH_MODULE = "pytest_ghxbench.sandbox.dialects.gh_cli"
 
 SANDBOX_USAGE = """\
-usage: ghxbench sandbox init STATE [--seed SEED]
+usage: ghxbench sandbox serve [--state FILE] [--port N]
+       ghxbench sandbox run [--state FILE] [--mode agent_direct|mcp|ghx] -- CMD...
+       ghxbench sandbox init STATE [--seed SEED]
        ghxbench sandbox ghx ARGS...
        ghxbench sandbox gh ARGS...
        ghxbench sandbox mcp
 
+'serve' serves a world (fresh, or FILE) as GitHub's REST and GraphQL APIs and prints the
+environment lines clients need; 'run' runs CMD in exactly the environment a benchmark item of
+mode M gets (the real gh in agent_direct, a github-mcp-server launcher in mcp, the ghx CLI in
+ghx) and exits with CMD's status; with --state the world is saved back to FILE.
 Run the sandbox's CLIs as real processes. 'init' writes a freshly seeded world to STATE
 (default seed: scenarios/fixtures/sandbox-seed.yaml); 'ghx' and 'gh' run one command line on
 the state file named by $GHXBENCH_SANDBOX_STATE, saving it when the command changes it.
@@ -70,6 +79,14 @@ def run_sandbox(
         return EXIT_OK if args else EXIT_USAGE
     action, rest = args[0], args[1:]
     try:
+        if action == "serve":
+            from pytest_ghxbench.cli.sandbox_serve import serve
+
+            return serve(rest, out, err)
+        if action == "run":
+            from pytest_ghxbench.cli.sandbox_serve import run_command
+
+            return run_command(rest, err)
         if action == "init":
             return _init(rest, err)
         if action in ("ghx", "gh"):
@@ -82,7 +99,8 @@ def run_sandbox(
         os.dup2(devnull, out.fileno())
         return 141
     err.write(
-        f"ghxbench sandbox: unknown command {action!r}; expected init, ghx, gh or mcp\n"
+        f"ghxbench sandbox: unknown command {action!r}; expected serve, run, init, ghx, gh "
+        "or mcp\n"
         f"{SANDBOX_USAGE}"
     )
     return EXIT_USAGE

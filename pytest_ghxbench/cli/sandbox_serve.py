@@ -1,0 +1,183 @@
+"""``ghxbench sandbox serve`` and ``ghxbench sandbox run``: the sandbox's API for any client.
+
+::
+
+    ghxbench sandbox serve [--state FILE] [--port N]
+    ghxbench sandbox run [--state FILE] [--mode M] -- CMD...
+
+``serve`` serves one world (fresh from the seed, or ``--state``) until interrupted and prints
+the environment lines a client needs; with ``--state`` the world is saved back on exit. ``run``
+runs CMD in exactly the environment an item of mode M gets (its HOME, its proxy, its token and
+only its mode's interface) and exits with CMD's status; with ``--state`` the world is read from
+and saved back to FILE, otherwise it is a fresh seeded world that is thrown away.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import signal
+import subprocess
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.sandbox.state import World
+
+__all__ = ["MODES", "run_command", "serve"]
+
+MODES = ("agent_direct", "mcp", "ghx")
+EXIT_UNAVAILABLE = 2
+EXIT_USAGE = 4
+EXIT_NOT_FOUND = 127
+
+
+class _Usage(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _Usage(f"{self.prog}: {message}")
+
+
+def _parser(command: str) -> _Parser:
+    parser = _Parser(prog=f"ghxbench sandbox {command}", add_help=True)
+    parser.add_argument("--state", type=Path, help="world to load and save back (JSON state)")
+    if command == "serve":
+        parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any)")
+    else:
+        choices = ", ".join(MODES)
+        parser.add_argument("--mode", default="agent_direct", help=f"one of {choices}")
+        parser.add_argument("--gh", help="gh binary for agent_direct (default: the pinned one)")
+        parser.add_argument("--mcp-server", help="MCP server command for mcp (default: pinned)")
+    return parser
+
+
+def _load(state: Path | None) -> World:
+    from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
+    from pytest_ghxbench.sandbox.statefile import load_world
+
+    return fresh_world(DEFAULT_SEED) if state is None else load_world(state)
+
+
+def _save(state: Path | None, world: World) -> None:
+    if state is not None:
+        from pytest_ghxbench.sandbox.statefile import locked_state, save_world
+
+        with locked_state(state):
+            save_world(state, world)
+
+
+def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """``ghxbench sandbox serve``; returns the exit status."""
+    from pytest_ghxbench.sandbox.api.server import ApiServer, PortInUse
+    from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, proxy_environment
+    from pytest_ghxbench.sandbox.statefile import StateFileError
+
+    try:
+        options = _parser("serve").parse_args(list(args))
+        world = _load(options.state)
+        server = ApiServer(Path(tempfile.mkdtemp(prefix="ghxbench-serve-")), port=options.port)
+    except _Usage as exc:
+        err.write(f"{exc}\n")
+        return EXIT_USAGE
+    except (StateFileError, PortInUse) as exc:
+        err.write(f"ghxbench sandbox serve: {exc}\n")
+        return EXIT_UNAVAILABLE
+    token, slot = server.registry.register(world, "serve")
+    lines = {
+        **proxy_environment(server.proxy_url, server.ca.bundle_file, server.ca.ca_file),
+        "GH_HOST": SANDBOX_HOST,
+        "GH_TOKEN": token,
+        "GH_REPO": world.repository.full_name,
+        "GITHUB_HOST": f"http://{SANDBOX_HOST}",
+        "GITHUB_PERSONAL_ACCESS_TOKEN": token,
+        "GITHUB_API_URL": f"{server.proxy_url}/api/v3",
+        "GITHUB_GRAPHQL_URL": f"{server.proxy_url}/api/graphql",
+    }
+    out.write(f"# sandbox GitHub API for {world.repository.full_name} on {server.proxy_url}\n")
+    out.write("# paste into a shell; Ctrl-C stops the server\n")
+    for name, value in lines.items():
+        out.write(f"export {name}={shlex.quote(value)}\n")
+    out.flush()
+    stop = threading.Event()
+
+    def _stop(signum: int, frame: object) -> None:
+        stop.set()
+        threading.Thread(target=server.close, daemon=True).start()
+
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.close()
+        with slot.held() as final:
+            _save(options.state, final)
+    return 0
+
+
+def run_command(args: Sequence[str], err: TextIO) -> int:
+    """``ghxbench sandbox run``; returns CMD's exit status (or 2/4/127 on the harness's side)."""
+    from pytest_ghxbench.adapters.process import scrubbed_env
+    from pytest_ghxbench.sandbox.api.server import PortInUse
+    from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
+    from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
+    from pytest_ghxbench.sandbox.statefile import StateFileError
+
+    words = list(args)
+    command: list[str] = []
+    if "--" in words:
+        at = words.index("--")
+        words, command = words[:at], words[at + 1 :]
+    try:
+        options = _parser("run").parse_args(words)
+        if options.mode not in MODES:
+            raise _Usage(
+                f"ghxbench sandbox run: unknown mode {options.mode!r}; expected one of "
+                f"{', '.join(MODES)}"
+            )
+        if not command:
+            raise _Usage("ghxbench sandbox run: give the command after --, e.g. -- gh pr view 7")
+    except _Usage as exc:
+        err.write(f"{exc}\n")
+        return EXIT_USAGE
+    backend = SandboxBackend(clients=Clients(gh=options.gh, mcp_server=options.mcp_server))
+    with tempfile.TemporaryDirectory(prefix="ghxbench-run-") as scratch:
+        try:
+            world = _load(options.state)
+            session = SandboxSession(world, "sandbox-run", Path(scratch), options.mode, backend)
+            env = scrubbed_env(dict(session.env))
+        except (StateFileError, ClientMissing, PortInUse) as exc:
+            err.write(f"ghxbench sandbox run: {exc}\n")
+            backend.close()
+            return EXIT_UNAVAILABLE
+        try:
+            status = _child(command, env, err)
+            _save(options.state, session.world)
+        finally:
+            session.close()
+            backend.close()
+    return status
+
+
+def _child(command: list[str], env: dict[str, str], err: TextIO) -> int:
+    try:
+        child = subprocess.Popen(command, env=env)
+    except FileNotFoundError:
+        err.write(f"ghxbench sandbox run: {command[0]}: command not found\n")
+        return EXIT_NOT_FOUND
+    except PermissionError:
+        err.write(f"ghxbench sandbox run: {command[0]}: permission denied\n")
+        return 126
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        child.send_signal(signal.SIGINT)
+        return child.wait()
