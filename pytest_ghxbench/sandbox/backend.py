@@ -121,31 +121,37 @@ class SandboxSession:
 
     def export_processes(self) -> dict[str, str]:
         """The env an agent's processes need for this item's mode (see the class doc)."""
-        if self.mode in SERVED_MODES and self._backend is not None:
-            return self._serve()
-        self.state_path = self.workdir / "sandbox-state.json"
-        save_world(self.state_path, self._world)
-        self._state_version = self._file_version()
-        names = ("ghx",) if self.mode == "ghx" else SHIM_NAMES
-        return {SANDBOX_ENV: "1", **write_shims(self.workdir / "bin", self.state_path, names)}
+        env: dict[str, str] = {SANDBOX_ENV: "1"}
+        if self.mode is not None and self._backend is not None:
+            env.update(self._isolated())
+        if self._slot is None:
+            self.state_path = self.workdir / "sandbox-state.json"
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            save_world(self.state_path, self._world)
+            self._state_version = self._file_version()
+            names = ("ghx",) if self.mode is not None else SHIM_NAMES
+            env.update(write_shims(self.workdir / "bin", self.state_path, names))
+        return env
 
-    def _serve(self) -> dict[str, str]:
+    def _isolated(self) -> dict[str, str]:
+        """The item's private HOME, the proxy, and its mode's client (served modes register
+        the world with the API server under a fresh token)."""
         assert self._backend is not None and self.mode is not None
         server = self._backend.server()
-        self._token, self._slot = server.registry.register(self._world, self.item_id)
-        return {
-            SANDBOX_ENV: "1",
-            **item_environment(
-                mode=self.mode,
-                token=self._token,
-                proxy_url=server.proxy_url,
-                bundle=server.ca.bundle_file,
-                ca_file=server.ca.ca_file,
-                repo=self._world.repository.full_name,
-                workdir=self.workdir,
-                clients=self._backend.clients,
-            ),
-        }
+        token = ""
+        if self.mode in SERVED_MODES:
+            self._token, self._slot = server.registry.register(self._world, self.item_id)
+            token = self._token
+        return item_environment(
+            mode=self.mode,
+            token=token,
+            proxy_url=server.proxy_url,
+            bundle=server.ca.bundle_file,
+            ca_file=server.ca.ca_file,
+            repo=self._world.repository.full_name,
+            workdir=self.workdir,
+            clients=self._backend.clients,
+        )
 
     def run_task(self, task: str, input: Mapping[str, Any]) -> dict[str, Any]:
         """The result envelope of capability ``task`` on this item's world."""
