@@ -104,11 +104,9 @@ def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     for name, value in lines.items():
         out.write(f"export {name}={shlex.quote(value)}\n")
     out.flush()
-    stop = threading.Event()
 
     def _stop(signum: int, frame: object) -> None:
-        stop.set()
-        threading.Thread(target=server.close, daemon=True).start()
+        threading.Thread(target=server.stop, daemon=True).start()
 
     previous = signal.signal(signal.SIGTERM, _stop)
     try:

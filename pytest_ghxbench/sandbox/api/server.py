@@ -108,8 +108,12 @@ class ApiServer:
         return self
 
     def serve_forever(self) -> None:
-        """Serve in the calling thread (``ghxbench sandbox serve``) until :meth:`close`."""
+        """Serve in the calling thread (``ghxbench sandbox serve``) until :meth:`stop`."""
         self._httpd.serve_forever(poll_interval=0.2)
+
+    def stop(self) -> None:
+        """Make :meth:`serve_forever` return (from another thread, e.g. a signal handler's)."""
+        self._httpd.shutdown()
 
     def close(self) -> None:
         if self._thread is not None:
