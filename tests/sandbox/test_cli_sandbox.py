@@ -77,7 +77,9 @@ def test_init_with_a_broken_seed_names_it(tmp_path: Path) -> None:
         (["init"], "missing STATE"),
         (["init", "a.json", "b.json"], "unexpected argument 'b.json'"),
         (["init", "a.json", "--seed"], "--seed needs a path"),
-        (["serve"], "unknown command 'serve'"),
+        (["publish"], "unknown command 'publish'"),
+        (["serve", "--port", "x"], "argument --port: invalid int value"),
+        (["run", "--mode", "gql", "--", "true"], "unknown mode 'gql'"),
     ],
 )
 def test_sandbox_usage_errors_exit_4(argv: list[str], expected: str) -> None:
