@@ -139,3 +139,37 @@ def test_serve_prints_what_clients_need_and_saves_state_on_exit(tmp_path: Path) 
         assert server.wait(timeout=30) == 0
     issue = load_world(state).issue(6)
     assert issue is not None and issue.state == "CLOSED"
+
+
+MCP_CLIENT = """
+import anyio, json, os, sys
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+async def main():
+    server = "github-mcp-server"  # found on the item PATH: the launcher
+    params = StdioServerParameters(command=server, args=["stdio"], env=dict(os.environ))
+    with open(os.devnull, "w") as quiet:
+        async with stdio_client(params, errlog=quiet) as (read, write):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+                answer = await client.call_tool(
+                    "get_pull_request", {"owner": "acme-labs", "repo": "tinykv", "pullNumber": 7}
+                )
+                print(json.dumps({"error": answer.is_error, "text": answer.content[0].text}))
+
+anyio.run(main)
+"""
+
+
+def test_run_in_mcp_mode_lets_a_client_start_the_server_from_path(tmp_path: Path) -> None:
+    script = tmp_path / "client.py"
+    script.write_text(MCP_CLIENT)
+    done = ghxbench("sandbox", "run", "--mode", "mcp", "--", sys.executable, str(script))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert not answer["error"], answer["text"]
+    assert (
+        json.loads(answer["text"])["title"]
+        == "Release the compaction lock before writing snapshots"
+    )
