@@ -9,7 +9,6 @@ of them is required when ``nodes`` or ``edges`` are selected.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
     FieldDef,
     GraphQLError,
     Typed,
+    load_types,
 )
 
 __all__ = ["execute"]
@@ -328,7 +328,7 @@ def execute(
     operation_name: str | None = None,
 ) -> dict[str, Any]:
     """The GraphQL response (``{"data": ...}`` and/or ``{"errors": [...]}``) for ``query``."""
-    _load_types()
+    load_types()
     try:
         document = parse_document(query)
     except GraphQLSyntaxError as error:
@@ -377,23 +377,3 @@ def execute(
     if run.errors:
         response["errors"] = run.errors
     return response
-
-
-_LOADED = False
-
-
-_TYPE_MODULES = (
-    "gh_graphql_types",
-    "gh_graphql_repo",
-    "gh_graphql_mutations",
-    "gh_graphql_mutations_pr",
-)
-"""Modules that register types when imported, in order (types before the mutations)."""
-
-
-def _load_types() -> None:
-    global _LOADED
-    if not _LOADED:
-        _LOADED = True
-        for module in _TYPE_MODULES:
-            importlib.import_module(f"{__package__}.{module}")

@@ -103,6 +103,7 @@ obj(
 )
 obj(
     "Commit",
+    id=("ID", lambda sha, a, c: f"C_{sha}"),
     oid=("GitObjectID", lambda sha, a, c: sha),
     abbreviatedOid=("String", lambda sha, a, c: sha[:7]),
     url=("URI", lambda sha, a, c: f"{c.world.repository.url}/commit/{sha}"),
@@ -113,6 +114,14 @@ obj(
         lambda sha, a, c: latest_checks(c.world, sha) or None,
     ),
     checkSuites=connection("CheckSuite", lambda sha, a, c: latest_checks(c.world, sha)),
+)
+
+
+abstract(
+    "GitObject",
+    ("Commit",),
+    id=("ID", lambda v, a, c: None),
+    oid=("GitObjectID", lambda v, a, c: None),
 )
 
 

@@ -137,7 +137,7 @@ def _add_comment(_: Any, args: A, ctx: C) -> A:
         add_conversation_comment(ctx.world, subject.value, body)
     item = subject.value
     edge = (len(item.comments) - 1, (item, item.comments[-1]))
-    return done(data, commentEdge=edge, subject=subject, timelineEdge=None)
+    return done(data, commentEdge=edge, subject=subject)
 
 
 def _issue_state(closing: bool) -> Any:
@@ -357,7 +357,6 @@ register(
     _add_comment,
     commentEdge="IssueCommentEdge",
     subject="Node",
-    timelineEdge="IssueCommentEdge",
 )
 register("closeIssue", _issue_state(True), issue="Issue")
 register("reopenIssue", _issue_state(False), issue="Issue")
@@ -375,12 +374,10 @@ register("removeBlockedBy", _blocked_by(False), issue="Issue", blockingIssue="Is
 abstract(
     "Labelable",
     ("Issue", "PullRequest"),
-    id=("ID", lambda v, a, c: None),
     labels=connection("Label", lambda v, a, c: []),
 )
 abstract(
     "Assignable",
     ("Issue", "PullRequest"),
-    id=("ID", lambda v, a, c: None),
     assignees=connection("User", lambda v, a, c: []),
 )

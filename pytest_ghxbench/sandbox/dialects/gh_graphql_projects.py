@@ -104,6 +104,45 @@ obj(
 obj("ProjectV2ItemFieldTextValue", text=("String", lambda v, a, c: str(v[1])), field=_VALUE_FIELD)
 obj("ProjectV2ItemFieldNumberValue", number=("Float", lambda v, a, c: v[1]), field=_VALUE_FIELD)
 obj("ProjectV2ItemFieldDateValue", date=("Date", lambda v, a, c: v[1]), field=_VALUE_FIELD)
+# The sandbox's items hold no values of these kinds; gh's fragments name them all.
+obj(
+    "ProjectV2ItemFieldIterationValue",
+    title=("String", lambda v, a, c: str(v[1])),
+    iterationId=("String", lambda v, a, c: str(v[1])),
+    startDate=("Date", lambda v, a, c: None),
+    duration=("Int", lambda v, a, c: 0),
+    field=_VALUE_FIELD,
+)
+obj(
+    "ProjectV2ItemFieldLabelValue",
+    labels=connection("Label", lambda v, a, c: list(v[1])),
+    field=_VALUE_FIELD,
+)
+obj(
+    "ProjectV2ItemFieldMilestoneValue",
+    milestone=("Milestone", lambda v, a, c: v[1]),
+    field=_VALUE_FIELD,
+)
+obj(
+    "ProjectV2ItemFieldPullRequestValue",
+    pullRequests=connection("PullRequest", lambda v, a, c: list(v[1])),
+    field=_VALUE_FIELD,
+)
+obj(
+    "ProjectV2ItemFieldRepositoryValue",
+    repository=("Repository", lambda v, a, c: c.world),
+    field=_VALUE_FIELD,
+)
+obj(
+    "ProjectV2ItemFieldReviewerValue",
+    reviewers=connection("RequestedReviewer", lambda v, a, c: list(v[1])),
+    field=_VALUE_FIELD,
+)
+obj(
+    "ProjectV2ItemFieldUserValue",
+    users=connection("User", lambda v, a, c: list(v[1])),
+    field=_VALUE_FIELD,
+)
 abstract(
     "ProjectV2ItemFieldValue",
     (
@@ -111,6 +150,13 @@ abstract(
         "ProjectV2ItemFieldTextValue",
         "ProjectV2ItemFieldNumberValue",
         "ProjectV2ItemFieldDateValue",
+        "ProjectV2ItemFieldIterationValue",
+        "ProjectV2ItemFieldLabelValue",
+        "ProjectV2ItemFieldMilestoneValue",
+        "ProjectV2ItemFieldPullRequestValue",
+        "ProjectV2ItemFieldRepositoryValue",
+        "ProjectV2ItemFieldReviewerValue",
+        "ProjectV2ItemFieldUserValue",
     ),
 )
 obj(

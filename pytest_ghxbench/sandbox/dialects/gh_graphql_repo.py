@@ -101,8 +101,10 @@ obj(
     name=("String", lambda r, a, c: r),
     prefix=("String", lambda r, a, c: "refs/heads/"),
     target=(
-        "Commit",
-        lambda r, a, c: next((b.sha for b in c.world.repository.branches if b.name == r), ""),
+        "GitObject",
+        lambda r, a, c: Typed(
+            "Commit", next((b.sha for b in c.world.repository.branches if b.name == r), "")
+        ),
     ),
 )
 obj(
@@ -168,7 +170,6 @@ obj(
     ),
     latestRelease=("Release", lambda w, a, c: _latest_release(w)),
     assignableUsers=connection("User", lambda w, a, c: list(w.collaborators)),
-    collaborators=connection("User", lambda w, a, c: list(w.collaborators)),
     projectsV2=connection(
         "ProjectV2", lambda w, a, c: [p for p in w.projects if p.owner == w.repository.owner]
     ),

@@ -12,6 +12,7 @@ for them so fragments can pick the concrete type.
 from __future__ import annotations
 
 import base64
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
 
 __all__ = [
+    "DOTCOM",
     "FIELD_KEY",
     "SCHEMA",
     "AbstractDef",
@@ -28,9 +30,12 @@ __all__ = [
     "Page",
     "Resolver",
     "Typed",
+    "WebContext",
     "abstract",
     "connection",
+    "load_types",
     "obj",
+    "on_web",
 ]
 
 Resolver = Callable[[Any, dict[str, Any], GhContext], Any]
@@ -67,6 +72,42 @@ class AbstractDef:
 
 
 SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
+
+_TYPE_MODULES = (
+    "gh_graphql_types",
+    "gh_graphql_repo",
+    "gh_graphql_mutations",
+    "gh_graphql_mutations_pr",
+    "gh_graphql_details",
+)
+"""Modules that register types when imported, in order (types before the mutations)."""
+
+
+def load_types() -> dict[str, ObjectDef | AbstractDef]:
+    """:data:`SCHEMA` with every type registered."""
+    for module in _TYPE_MODULES:
+        importlib.import_module(f"{__package__}.{module}")
+    return SCHEMA
+
+
+DOTCOM = "https://github.com"
+"""The web host the world's own URLs (``Repository.url`` ...) are built on."""
+
+
+@dataclass
+class WebContext(GhContext):
+    """A resolver context that knows the web host the client reached (``http://github.localhost``
+    through the sandbox's API server), so absolute URLs in results point there."""
+
+    web: str = DOTCOM
+
+
+def on_web(ctx: GhContext, url: str) -> str:
+    """``url`` (built on :data:`DOTCOM`) moved to the web host of ``ctx``."""
+    web = ctx.web if isinstance(ctx, WebContext) else DOTCOM
+    if web != DOTCOM and url.startswith(DOTCOM + "/"):
+        return web + url[len(DOTCOM) :]
+    return url
 
 
 @dataclass(frozen=True)

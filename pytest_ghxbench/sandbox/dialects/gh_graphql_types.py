@@ -116,7 +116,11 @@ obj(
     company=("String", lambda login, a, c: None),
 )
 obj("Organization", name=("String", lambda login, a, c: _user_name(c.world, login)))
-abstract("Actor", _ACTORS, **{k: v for k, v in _actor_fields("Actor").items() if k != "databaseId"})
+abstract(
+    "Actor",
+    _ACTORS,
+    **{k: v for k, v in _actor_fields("Actor").items() if k not in ("id", "databaseId")},
+)
 abstract(
     "RepositoryOwner",
     ("User", "Organization"),

@@ -1,4 +1,5 @@
-"""GitHub's GraphQL API over a sandbox world (:func:`execute`)."""
+"""GitHub's GraphQL API over a sandbox world (:func:`execute`): graphql-core on a schema
+generated from GitHub's published one (``schema.graphql``), with the sandbox's resolvers."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ __all__ = ["execute"]
 
 def execute(world: World, request: ApiRequest) -> ApiResponse:
     """The response to one ``POST /graphql`` on ``world`` (mutations change it)."""
-    from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-    from pytest_ghxbench.sandbox.dialects.gh_graphql import execute as run
+    from pytest_ghxbench.sandbox.api.graphql.executor import run_query
+    from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import WebContext
 
     try:
         document = request.json_body()
@@ -21,6 +22,10 @@ def execute(world: World, request: ApiRequest) -> ApiResponse:
         return ApiResponse.error(400, "Problems parsing JSON")
     if not isinstance(document, Mapping) or not isinstance(document.get("query"), str):
         return ApiResponse.error(400, "A query attribute must be specified and must be a string.")
-    variables = document.get("variables") or {}
+    variables = document.get("variables")
+    if variables is not None and not isinstance(variables, Mapping):
+        return ApiResponse.error(400, "Variables must be a JSON object.")
     operation = document.get("operationName")
-    return ApiResponse.json(run(GhContext(world), document["query"], variables, operation))
+    ctx = WebContext(world, web=request.urls.web)
+    name = operation if isinstance(operation, str) else None
+    return ApiResponse.json(run_query(ctx, document["query"], variables, name))

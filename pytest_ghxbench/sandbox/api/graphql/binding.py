@@ -1,0 +1,102 @@
+"""The executable schema: ``schema.graphql`` (generated from GitHub's published schema) with the
+sandbox's registered resolvers bound to its fields and abstract types."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    GraphQLAbstractType,
+    GraphQLField,
+    GraphQLInterfaceType,
+    GraphQLObjectType,
+    GraphQLResolveInfo,
+    GraphQLSchema,
+    GraphQLUnionType,
+    build_schema,
+    get_named_type,
+)
+
+from pytest_ghxbench.sandbox.api.graphql.served import served_types
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+    FIELD_KEY,
+    GraphQLError,
+    Resolver,
+    Typed,
+    on_web,
+)
+
+__all__ = ["SCHEMA_FILE", "github_schema"]
+
+SCHEMA_FILE = Path(__file__).with_name("schema.graphql")
+
+FieldResolver = Callable[..., Any]
+
+
+@functools.cache
+def github_schema() -> GraphQLSchema:
+    """The schema with resolvers, built once per process."""
+    schema = build_schema(SCHEMA_FILE.read_text(encoding="utf-8"))
+    served = served_types()
+    for name, type_ in schema.type_map.items():
+        if isinstance(type_, (GraphQLInterfaceType, GraphQLUnionType)):
+            type_.resolve_type = _concrete_type
+        elif isinstance(type_, GraphQLObjectType) and name in served:
+            registered = served[name].fields
+            for field_name, field in type_.fields.items():
+                if field_name in registered:
+                    field.resolve = _field_resolver(
+                        field_name, field, registered[field_name].resolve
+                    )
+    return schema
+
+
+def _concrete_type(
+    value: Any, _info: GraphQLResolveInfo[Any], _type: GraphQLAbstractType
+) -> str | None:
+    return value.typename if isinstance(value, Typed) else None
+
+
+def _field_resolver(name: str, field: GraphQLField, resolve: Resolver) -> FieldResolver:
+    named = get_named_type(field.type).name
+    is_url = named == "URI"
+    is_connection = named.endswith("Connection")
+
+    def resolver(parent: Any, info: GraphQLResolveInfo[Any], **args: Any) -> Any:
+        if isinstance(parent, Typed):
+            parent = parent.value
+        if is_connection:
+            _check_pagination(name, info, args)
+        args[FIELD_KEY] = name
+        try:
+            value = resolve(parent, args, info.context)
+        except (ValueError, TypeError, KeyError) as error:
+            given = {k: v for k, v in args.items() if k != FIELD_KEY}
+            raise GraphQLError(
+                f"Argument on Field '{name}' has an invalid value ({json.dumps(given)}).",
+                type="INVALID_ARGUMENT",
+            ) from error
+        if is_url and isinstance(value, str):
+            return on_web(info.context, value)
+        return value
+
+    return resolver
+
+
+def _check_pagination(name: str, info: GraphQLResolveInfo[Any], args: dict[str, Any]) -> None:
+    """GitHub refuses a connection's ``nodes`` or ``edges`` without ``first`` or ``last``."""
+    if args.get("first") is not None or args.get("last") is not None:
+        return
+    for node in info.field_nodes:
+        selections = node.selection_set.selections if node.selection_set else ()
+        if any(isinstance(s, FieldNode) and s.name.value in ("nodes", "edges") for s in selections):
+            raise GraphQLError(
+                f"You must provide a `first` or `last` value to properly paginate the "
+                f"`{name}` connection.",
+                type="MISSING_PAGINATION_BOUNDARIES",
+            )

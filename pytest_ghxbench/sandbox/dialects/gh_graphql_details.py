@@ -1,0 +1,181 @@
+"""GraphQL fields gh's views ask for beyond the core ones: reactions, comment edit and minimize
+state, auto-merge details, the head repository's owner, commit authors and dates, teams and
+commit statuses (the sandbox has neither, but gh's fragments name them), closing and reopening
+pull requests, and ``search`` for issues and pull requests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
+    done,
+    input_of,
+    need,
+    pull_of,
+    register,
+)
+from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+    GraphQLError,
+    Resolver,
+    Typed,
+    abstract,
+    connection,
+    obj,
+)
+from pytest_ghxbench.sandbox.dialects.gh_graphql_types import actor
+from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
+
+__all__: list[str] = []
+
+A = dict[str, Any]
+C = GhContext
+
+# ---------------------------------------------------------------- reactions, comment state
+
+obj("ReactingUserConnection", totalCount=("Int", lambda n, a, c: n))
+obj(
+    "ReactionGroup",
+    content=("ReactionContent", lambda g, a, c: g[0]),
+    users=("ReactingUserConnection", lambda g, a, c: g[1]),
+)
+_NO_REACTIONS: tuple[str, Resolver] = ("[ReactionGroup]", lambda v, a, c: [])
+"""The sandbox records no reactions: every reactable has none."""
+for _reactable in ("Issue", "PullRequest", "IssueComment", "PullRequestReview"):
+    obj(_reactable, reactionGroups=_NO_REACTIONS)
+obj(
+    "IssueComment",
+    includesCreatedEdit=("Boolean", lambda p, a, c: bool(p[1].updated_at)),
+    minimizedReason=("String", lambda p, a, c: None),
+)
+
+# ---------------------------------------------------------------- pull request details
+
+obj(
+    "AutoMergeRequest",
+    authorEmail=("String", lambda m, a, c: None),
+    commitBody=("String", lambda m, a, c: None),
+    commitHeadline=("String", lambda m, a, c: None),
+    enabledAt=("DateTime", lambda m, a, c: None),
+    enabledBy=("Actor", lambda m, a, c: None),
+)
+obj(
+    "PullRequest",
+    headRepositoryOwner=(
+        "RepositoryOwner",
+        lambda p, a, c: actor(c.world, c.world.repository.owner),
+    ),
+    maintainerCanModify=("Boolean", lambda p, a, c: False),
+)
+obj("BranchProtectionRule", requiresStrictStatusChecks=("Boolean", lambda r, a, c: False))
+obj("Ref", branchProtectionRule=("BranchProtectionRule", lambda r, a, c: None))
+obj(
+    "Team",
+    id=("ID", lambda t, a, c: t["id"]),
+    name=("String", lambda t, a, c: t["name"]),
+    slug=("String", lambda t, a, c: t["slug"]),
+    organization=("Organization", lambda t, a, c: c.world.repository.owner),
+)
+obj(
+    "StatusContext",
+    id=("ID", lambda s, a, c: s["id"]),
+    context=("String", lambda s, a, c: s["context"]),
+    state=("StatusState", lambda s, a, c: s["state"]),
+    targetUrl=("URI", lambda s, a, c: s.get("target_url")),
+    description=("String", lambda s, a, c: s.get("description")),
+    createdAt=("DateTime", lambda s, a, c: s["created_at"]),
+    isRequired=("Boolean", lambda s, a, c: False),
+)
+
+
+def _pull_of_commit(world: World, sha: str) -> PullRequest | None:
+    return next((p for p in world.pull_requests if p.head_sha == sha), None)
+
+
+def _authors(world: World, sha: str) -> list[str]:
+    pull = _pull_of_commit(world, sha)
+    return [pull.author] if pull is not None and pull.author else []
+
+
+def _commit_date(world: World, sha: str) -> str:
+    pull = _pull_of_commit(world, sha)
+    return pull.updated_at if pull is not None else world.repository.pushed_at
+
+
+obj(
+    "GitActor",
+    name=("String", lambda login, a, c: _name(c.world, login)),
+    email=("String", lambda login, a, c: f"{login}@users.noreply.github.com"),
+    user=("User", lambda login, a, c: login),
+)
+obj(
+    "GitActorConnection",
+    nodes=("[GitActor]", lambda logins, a, c: logins),
+    totalCount=("Int", lambda logins, a, c: len(logins)),
+)
+obj(
+    "Commit",
+    authors=("GitActorConnection", lambda sha, a, c: _authors(c.world, sha)),
+    messageBody=("String", lambda sha, a, c: ""),
+    committedDate=("DateTime", lambda sha, a, c: _commit_date(c.world, sha)),
+    authoredDate=("DateTime", lambda sha, a, c: _commit_date(c.world, sha)),
+)
+
+
+def _name(world: World, login: str) -> str:
+    return next((u.name for u in world.users if u.login == login), "") or login
+
+
+# ---------------------------------------------------------------- closing and reopening
+
+
+def _set_pull_state(closing: bool) -> Any:
+    def resolve(_: Any, args: A, ctx: C) -> A:
+        data = input_of(args)
+        pull = pull_of(ctx, need(data, "pullRequestId"))
+        if pull.state == "MERGED":
+            raise GraphQLError("Pull request is already merged", type="UNPROCESSABLE")
+        wanted: Literal["CLOSED", "OPEN"] = "CLOSED" if closing else "OPEN"
+        if pull.state != wanted:  # no capability covers this; gh's own close edits the same way
+            ctx.mutated = True
+            now = ctx.world.tick()
+            pull.state, pull.closed_at, pull.updated_at = wanted, now if closing else None, now
+        return done(data, pullRequest=pull)
+
+    return resolve
+
+
+register("closePullRequest", _set_pull_state(True), pullRequest="PullRequest")
+register("reopenPullRequest", _set_pull_state(False), pullRequest="PullRequest")
+
+# ---------------------------------------------------------------- search
+
+
+def _found(world: World, args: A) -> list[Typed]:
+    from pytest_ghxbench.sandbox.dialects.gh_search import matches
+
+    if args.get("type") != "ISSUE":
+        return []
+    # gh wraps the user's terms in a group, ``( compaction ) type:pr``, and scopes with
+    # ``type:``, GitHub's synonym of ``is:``
+    query = re.sub(r"\btype:(pr|issue)\b", r"is:\1", str(args.get("query") or ""))
+    query = re.sub(r"(?<!\S)[()](?!\S)", " ", query)
+    items: list[Issue | PullRequest] = sorted(
+        [*world.issues, *world.pull_requests], key=lambda i: i.created_at, reverse=True
+    )
+    return [
+        Typed("PullRequest" if isinstance(i, PullRequest) else "Issue", i)
+        for i in items
+        if matches(world, i, query)
+    ]
+
+
+abstract("SearchResultItem", ("Issue", "PullRequest"))
+_SEARCH_NAME, _search_page = connection("SearchResultItem", lambda w, a, c: _found(w, a))
+_results = obj(
+    "SearchResultItemConnection",
+    issueCount=("Int", lambda page, a, c: page.total),
+)
+del _results.fields["totalCount"]  # search results count by kind instead
+obj("Query", search=(_SEARCH_NAME, _search_page))
