@@ -12,20 +12,43 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qs, urlsplit
 
+from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.dialects.gh_args import Command, Flag, GhError, Parsed
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
 from pytest_ghxbench.sandbox.dialects.gh_graphql import execute
 from pytest_ghxbench.sandbox.dialects.gh_jq import JqError, run_jq
-from pytest_ghxbench.sandbox.dialects.gh_rest import RawText, RestError, RestRequest, dispatch
 from pytest_ghxbench.sandbox.dialects.result import CliResult
 
 __all__ = ["API_COMMAND"]
 
-_STATUS_TEXT = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content"}
+_STATUS_TEXT = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 302: "Found"}
+_URLS = ApiUrls.dotcom("https", "github.com")
+_BLOB_ROOT = "https://github.com/_blobs/"
+
+
+@dataclass(frozen=True)
+class RawText:
+    """A non-JSON response body (job logs, diffs)."""
+
+    text: str
+
+
+class _Blobs:
+    """Download links the REST API hands out (logs), kept for this one ``gh api`` call."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def put(self, data: bytes, content_type: str, filename: str | None = None) -> str:
+        url = f"{_BLOB_ROOT}{len(self.data) + 1}"
+        self.data[url] = data
+        return url
 
 
 def _placeholders(ctx: GhContext, text: str) -> str:
@@ -141,33 +164,74 @@ def _rest(ctx: GhContext, parsed: Parsed, path: str, query: str) -> CliResult:
         if parsed.has("method")
         else ("POST" if fields or parsed.text("input") else "GET")
     )
-    params: dict[str, Any] = dict(parse_qsl(query))
+    params: dict[str, list[str]] = parse_qs(query, keep_blank_values=True)
     if method == "GET":
-        params.update({k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()})
+        for key, value in fields.items():
+            params[key] = [value if isinstance(value, str) else json.dumps(value)]
     else:
         body.update(fields)
-    request = RestRequest(ctx, method, (), params, body, _headers(parsed), parsed.on("paginate"))
-    try:
-        response = dispatch(path, request)
-    except RestError as error:
-        payload: dict[str, Any] = {"message": error.message}
-        if error.errors:
-            payload["errors"] = error.errors
-        payload["documentation_url"] = "https://docs.github.com/rest"
-        payload["status"] = str(error.status)
-        details = "".join(
-            f"\n{e.get('message', '')}"
-            for e in error.errors or []
-            if isinstance(e, dict) and e.get("message")
-        )
-        raise GhError(
-            f"gh: {error.message} (HTTP {error.status}){details}",
-            stdout=json.dumps(payload, separators=(",", ":")) + "\n",
-        ) from None
-    status = 204 if response is None else 201 if method == "POST" else 200
-    if parsed.on("slurp") and isinstance(response, list):
-        response = [response]
-    return CliResult(0, _render(ctx, parsed, status, response), "", ctx.mutated)
+    headers = {"accept": "*/*", **_headers(parsed)}
+    data = json.dumps(body).encode() if body else b""
+    pages: list[Any] = []
+    status = 200
+    target: str | None = "/" + path.strip("/")
+    while target is not None:
+        blobs = _Blobs()
+        request = ApiRequest(method, target, params, headers, data, _URLS, blobs)
+        before = ctx.world.model_dump_json() if method not in ("GET", "HEAD") else ""
+        response = handle(ctx.world, request)
+        if before and before != ctx.world.model_dump_json():
+            ctx.mutated = True
+        if response.status >= 400:
+            raise _failure(response)
+        status = 200 if response.status == 302 else response.status  # gh follows redirects
+        pages.append(_body(response, blobs))
+        target = _next_page(response) if parsed.on("paginate") else None
+        if target is not None:
+            target, _, next_query = target.partition("?")
+            params = parse_qs(next_query, keep_blank_values=True)
+    if parsed.on("slurp"):
+        merged: Any = pages
+    elif len(pages) > 1 and all(isinstance(page, list) for page in pages):
+        merged = [item for page in pages for item in page]
+    else:
+        merged = pages[0] if len(pages) == 1 else None
+    if merged is None and len(pages) > 1:
+        text = "".join(_render(ctx, parsed, status, page) for page in pages)
+        return CliResult(0, text, "", ctx.mutated)
+    return CliResult(0, _render(ctx, parsed, status, merged), "", ctx.mutated)
+
+
+def _body(response: ApiResponse, blobs: _Blobs) -> Any:
+    if response.status == 302:
+        location = response.headers.get("Location", "")
+        return RawText(blobs.data.get(location, b"").decode("utf-8", "replace"))
+    if not response.body:
+        return None
+    if response.headers.get("Content-Type", "").startswith("application/json"):
+        return json.loads(response.body)
+    return RawText(response.body.decode("utf-8", "replace"))
+
+
+def _next_page(response: ApiResponse) -> str | None:
+    for part in response.headers.get("Link", "").split(","):
+        url, _, rel = part.partition(";")
+        if rel.strip() == 'rel="next"':
+            return urlsplit(url.strip().strip("<>"))._replace(scheme="", netloc="").geturl()
+    return None
+
+
+def _failure(response: ApiResponse) -> GhError:
+    payload = json.loads(response.body) if response.body else {}
+    errors = payload.get("errors") or []
+    details = "".join(
+        f"\n{e.get('message', '')}" for e in errors if isinstance(e, dict) and e.get("message")
+    )
+    message = payload.get("message", "")
+    return GhError(
+        f"gh: {message} (HTTP {response.status}){details}",
+        stdout=json.dumps(payload, separators=(",", ":")) + "\n",
+    )
 
 
 def _page_info(value: Any) -> dict[str, Any] | None:

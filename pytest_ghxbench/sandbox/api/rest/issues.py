@@ -1,0 +1,370 @@
+"""REST routes for issues: listing, reading, creating and editing them, their comments,
+labels, assignees, sub-issues and blocked-by dependencies.
+
+``sub_issue_id`` and ``issue_id`` are issue database ids (:func:`.links.issue_id`), the ones
+issues show as ``id``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.api.rest.links import ISSUE_ID_BASE, Links
+from pytest_ghxbench.sandbox.api.rest.render_core import labels_json
+from pytest_ghxbench.sandbox.api.rest.render_issues import comment_json, issue_json
+from pytest_ghxbench.sandbox.api.rest.router import (
+    Ctx,
+    RestError,
+    call,
+    missing_field,
+    or_not_found,
+    paged,
+    repo_input,
+    route,
+)
+from pytest_ghxbench.sandbox.state import Comment, Issue, PullRequest
+
+__all__: list[str] = []
+
+_ISSUE = "/repos/{owner}/{repo}/issues/{issue_number}"
+
+
+def _links(ctx: Ctx) -> Links:
+    return Links(ctx.world, ctx.urls)
+
+
+def _item(ctx: Ctx) -> Issue | PullRequest:
+    number = ctx.number("issue_number")
+    issue = ctx.world.issue(number)
+    if issue is not None:
+        return issue
+    return or_not_found(ctx.world.pull_request(number))
+
+
+def _issue(ctx: Ctx) -> Issue:
+    found = _item(ctx)
+    if not isinstance(found, Issue):
+        raise RestError(404, "Not Found")
+    return found
+
+
+def _by_database_id(ctx: Ctx, value: Any) -> Issue:
+    try:
+        number = int(value) - ISSUE_ID_BASE
+    except (TypeError, ValueError):
+        raise RestError(
+            422, "Validation Failed", [{"message": f"{value!r} is not an issue id"}]
+        ) from None
+    return or_not_found(ctx.world.issue(number))
+
+
+def sort_items(items: list[Any], sort: str, direction: str) -> None:
+    """Order by ``sort`` (created, updated, comments) and ``direction`` (asc, desc)."""
+    descending = direction != "asc"
+    if sort == "comments":
+        items.sort(key=lambda i: (len(i.comments), i.number), reverse=descending)
+    else:
+        key = "updated_at" if sort == "updated" else "created_at"
+        items.sort(key=lambda i: (getattr(i, key), i.number), reverse=descending)
+
+
+@route("GET", "/repos/{owner}/{repo}/issues")
+def _list(ctx: Ctx) -> Any:
+    world = ctx.world
+    state = (ctx.param("state") or "open").lower()
+    labels = {n.strip().casefold() for n in (ctx.param("labels") or "").split(",") if n.strip()}
+    assignee, creator = ctx.param("assignee"), ctx.param("creator")
+    milestone, since = ctx.param("milestone"), ctx.param("since") or ""
+    items: list[Issue | PullRequest] = [*world.issues, *world.pull_requests]
+    chosen = [
+        i
+        for i in items
+        if (state == "all" or (i.state == "OPEN") == (state == "open"))
+        and labels <= {n.casefold() for n in i.labels}
+        and (
+            (assignee is None or (assignee == "*" and bool(i.assignees)))
+            or (assignee == "none" and not i.assignees)
+            or assignee in i.assignees
+        )
+        and creator in (None, i.author)
+        and (
+            milestone in (None, "*")
+            or (milestone == "none" and i.milestone is None)
+            or str(i.milestone) == milestone
+        )
+        and i.updated_at >= since
+    ]
+    sort_items(chosen, ctx.param("sort") or "created", ctx.param("direction") or "desc")
+    links = _links(ctx)
+    return [issue_json(links, i) for i in paged(ctx, chosen)]
+
+
+@route("POST", "/repos/{owner}/{repo}/issues")
+def _create(ctx: Ctx) -> Any:
+    body = ctx.body
+    if not body.get("title"):
+        raise missing_field("Issue", "title")
+    payload: dict[str, Any] = {**repo_input(ctx), "title": str(body["title"])}
+    if body.get("body") is not None:
+        payload["body"] = str(body["body"])
+    for key in ("labels", "assignees"):
+        if body.get(key):
+            payload[key] = [x["name"] if isinstance(x, dict) else str(x) for x in body[key]]
+    if body.get("assignee"):
+        payload.setdefault("assignees", []).append(str(body["assignee"]))
+    if body.get("milestone") is not None:
+        payload["milestoneNumber"] = int(body["milestone"])
+    if body.get("type"):
+        payload["issueType"] = str(body["type"])
+    created = call(ctx, "issue.create", payload)
+    return issue_json(_links(ctx), or_not_found(ctx.world.issue(created["number"])))
+
+
+@route("GET", _ISSUE)
+def _get(ctx: Ctx) -> Any:
+    return issue_json(_links(ctx), _item(ctx))
+
+
+@route("PATCH", _ISSUE)
+def _update(ctx: Ctx) -> Any:
+    issue = _issue(ctx)
+    body, node = ctx.body, issue.node_id
+    change = {k: body[k] for k in ("title", "body") if body.get(k) is not None}
+    if change:
+        call(ctx, "issue.update", {"issueId": node, **change})
+    if "labels" in body:
+        names = [x["name"] if isinstance(x, dict) else str(x) for x in body["labels"] or []]
+        call(ctx, "issue.labels.update", {"issueId": node, "labels": names})
+    if "assignees" in body or "assignee" in body:
+        people = list(body.get("assignees") or [])
+        if body.get("assignee"):
+            people.append(str(body["assignee"]))
+        call(ctx, "issue.assignees.update", {"issueId": node, "assignees": people})
+    if "milestone" in body:
+        milestone = body["milestone"]
+        number = None if milestone is None else int(milestone)
+        call(ctx, "issue.milestone.set", {"issueId": node, "milestoneNumber": number})
+    if "type" in body:
+        kind = body["type"]
+        known = next((t.name for t in ctx.world.issue_types if t.name == kind), None)
+        if kind is not None and known is None:
+            raise RestError(422, "Validation Failed", [{"message": f"no issue type {kind!r}"}])
+        issue.issue_type = known
+        ctx.mutated = True
+    if body.get("state") == "closed" and issue.state != "CLOSED":
+        reason = str(body.get("state_reason") or "completed")
+        call(ctx, "issue.close", {"issueId": node, "reason": reason})
+    elif body.get("state") == "open" and issue.state != "OPEN":
+        call(ctx, "issue.reopen", {"issueId": node})
+    return issue_json(_links(ctx), issue)
+
+
+@route("GET", _ISSUE + "/comments")
+def _comments(ctx: Ctx) -> Any:
+    item = _item(ctx)
+    since = ctx.param("since") or ""
+    chosen = [c for c in item.comments if (c.updated_at or c.created_at) >= since]
+    links = _links(ctx)
+    return [comment_json(links, item, c) for c in paged(ctx, chosen)]
+
+
+@route("POST", _ISSUE + "/comments")
+def _comment(ctx: Ctx) -> Any:
+    item = _item(ctx)
+    text = str(ctx.body.get("body") or "")
+    if not text.strip():
+        raise missing_field("IssueComment", "body")
+    if isinstance(item, Issue):
+        call(ctx, "issue.comments.create", {"issueId": item.node_id, "body": text})
+    else:
+        world = ctx.world
+        comment_id = world.next_id()
+        now = world.tick()
+        node = world.node("IC", comment_id)
+        item.comments.append(
+            Comment(id=comment_id, node_id=node, author=world.viewer, body=text, created_at=now)
+        )
+        item.updated_at = now
+        ctx.mutated = True
+    return comment_json(_links(ctx), item, item.comments[-1])
+
+
+def _find_comment(ctx: Ctx) -> tuple[Issue | PullRequest, Comment]:
+    wanted = ctx.number("comment_id")
+    items: list[Issue | PullRequest] = [*ctx.world.issues, *ctx.world.pull_requests]
+    for item in items:
+        for comment in item.comments:
+            if comment.id == wanted:
+                return item, comment
+    raise RestError(404, "Not Found")
+
+
+_COMMENT = "/repos/{owner}/{repo}/issues/comments/{comment_id}"
+
+
+@route("GET", _COMMENT)
+def _get_comment(ctx: Ctx) -> Any:
+    item, comment = _find_comment(ctx)
+    return comment_json(_links(ctx), item, comment)
+
+
+@route("PATCH", _COMMENT)
+def _edit_comment(ctx: Ctx) -> Any:
+    item, comment = _find_comment(ctx)
+    if comment.author != ctx.world.viewer:
+        raise RestError(403, "Must have admin rights to Repository.")
+    if not str(ctx.body.get("body") or "").strip():
+        raise missing_field("IssueComment", "body")
+    comment.body = str(ctx.body["body"])
+    comment.updated_at = ctx.world.tick()
+    ctx.mutated = True
+    return comment_json(_links(ctx), item, comment)
+
+
+@route("DELETE", _COMMENT, status=204)
+def _delete_comment(ctx: Ctx) -> Any:
+    item, comment = _find_comment(ctx)
+    if comment.author != ctx.world.viewer:
+        raise RestError(403, "Must have admin rights to Repository.")
+    item.comments.remove(comment)
+    ctx.mutated = True
+    return None
+
+
+@route("GET", _ISSUE + "/labels")
+def _labels(ctx: Ctx) -> Any:
+    return labels_json(_links(ctx), _item(ctx).labels)
+
+
+def _names(ctx: Ctx) -> list[str]:
+    raw = ctx.body.get("labels", ctx.body.get("names", []))
+    return [x["name"] if isinstance(x, dict) else str(x) for x in raw or []]
+
+
+def _set_labels(ctx: Ctx, names: list[str]) -> Any:
+    item = _item(ctx)
+    if isinstance(item, Issue):
+        call(ctx, "issue.labels.update", {"issueId": item.node_id, "labels": names})
+    else:
+        found = [ctx.world.label(n) for n in names]
+        known = [label.name for label in found if label is not None]
+        if len(known) != len(names):
+            raise RestError(422, "Validation Failed", [{"message": "a label does not exist"}])
+        item.labels = list(dict.fromkeys(known))
+        item.updated_at = ctx.world.tick()
+        ctx.mutated = True
+    return labels_json(_links(ctx), item.labels)
+
+
+@route("POST", _ISSUE + "/labels", status=200)
+def _add_labels(ctx: Ctx) -> Any:
+    return _set_labels(ctx, [*_item(ctx).labels, *_names(ctx)])
+
+
+@route("PUT", _ISSUE + "/labels")
+def _replace_labels(ctx: Ctx) -> Any:
+    return _set_labels(ctx, _names(ctx))
+
+
+@route("DELETE", _ISSUE + "/labels/{name}")
+def _remove_label(ctx: Ctx) -> Any:
+    item = _item(ctx)
+    name = ctx.args["name"].casefold()
+    if name not in {n.casefold() for n in item.labels}:
+        raise RestError(404, "Label does not exist")
+    return _set_labels(ctx, [n for n in item.labels if n.casefold() != name])
+
+
+def _assign(ctx: Ctx, adding: bool) -> Any:
+    issue = _issue(ctx)
+    logins = [str(x) for x in ctx.body.get("assignees") or []]
+    kept = [a for a in issue.assignees if a not in logins]
+    people = [*issue.assignees, *logins] if adding else kept
+    payload = {"issueId": issue.node_id, "assignees": list(dict.fromkeys(people))}
+    call(ctx, "issue.assignees.update", payload)
+    return issue_json(_links(ctx), issue)
+
+
+@route("POST", _ISSUE + "/assignees")
+def _add_assignees(ctx: Ctx) -> Any:
+    return _assign(ctx, True)
+
+
+@route("DELETE", _ISSUE + "/assignees")
+def _remove_assignees(ctx: Ctx) -> Any:
+    return _assign(ctx, False)
+
+
+@route("GET", _ISSUE + "/sub_issues")
+def _sub_issues(ctx: Ctx) -> Any:
+    links = _links(ctx)
+    children = ctx.world.sub_issues(_issue(ctx).number)
+    return [issue_json(links, i) for i in paged(ctx, children)]
+
+
+@route("GET", _ISSUE + "/parent")
+def _parent(ctx: Ctx) -> Any:
+    issue = _issue(ctx)
+    parent = or_not_found(ctx.world.issue(issue.parent) if issue.parent else None)
+    return issue_json(_links(ctx), parent)
+
+
+@route("POST", _ISSUE + "/sub_issues")
+def _add_sub_issue(ctx: Ctx) -> Any:
+    parent = _issue(ctx)
+    child = _by_database_id(ctx, ctx.body.get("sub_issue_id"))
+    if (
+        child.parent is not None
+        and child.parent != parent.number
+        and not ctx.body.get("replace_parent")
+    ):
+        message = (
+            "Issue may not contain duplicate sub-issues and the sub-issue already has a parent"
+        )
+        raise RestError(422, "Validation Failed", [{"message": message}])
+    call(ctx, "issue.parent.set", {"issueId": child.node_id, "parentIssueId": parent.node_id})
+    return issue_json(_links(ctx), parent)
+
+
+@route("DELETE", _ISSUE + "/sub_issue")
+def _remove_sub_issue(ctx: Ctx) -> Any:
+    parent = _issue(ctx)
+    child = _by_database_id(ctx, ctx.body.get("sub_issue_id"))
+    if child.parent != parent.number:
+        raise RestError(404, "Not Found")
+    call(ctx, "issue.parent.remove", {"issueId": child.node_id})
+    return issue_json(_links(ctx), child)
+
+
+@route("GET", _ISSUE + "/dependencies/blocked_by")
+def _blocked_by(ctx: Ctx) -> Any:
+    world = ctx.world
+    blockers = [i for i in (world.issue(n) for n in _issue(ctx).blocked_by) if i is not None]
+    links = _links(ctx)
+    return [issue_json(links, i) for i in paged(ctx, blockers)]
+
+
+@route("GET", _ISSUE + "/dependencies/blocking")
+def _blocking(ctx: Ctx) -> Any:
+    number = _issue(ctx).number
+    links = _links(ctx)
+    blocked = [i for i in ctx.world.issues if number in i.blocked_by]
+    return [issue_json(links, i) for i in paged(ctx, blocked)]
+
+
+@route("POST", _ISSUE + "/dependencies/blocked_by")
+def _add_blocker(ctx: Ctx) -> Any:
+    issue = _issue(ctx)
+    blocker = _by_database_id(ctx, ctx.body.get("issue_id"))
+    payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
+    call(ctx, "issue.blocked_by.add", payload)
+    return issue_json(_links(ctx), blocker)
+
+
+@route("DELETE", _ISSUE + "/dependencies/blocked_by/{issue_id}")
+def _remove_blocker(ctx: Ctx) -> Any:
+    issue = _issue(ctx)
+    blocker = _by_database_id(ctx, ctx.args["issue_id"])
+    payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
+    call(ctx, "issue.blocked_by.remove", payload)
+    return issue_json(_links(ctx), blocker)

@@ -1,0 +1,285 @@
+"""REST routes for pull requests: listing and reading them (JSON, diff or patch), files,
+commits, reviews, review comments and replies, requested reviewers, merging and updating the
+branch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_ghxbench.sandbox.api.rest.links import Links
+from pytest_ghxbench.sandbox.api.rest.render_core import user_json
+from pytest_ghxbench.sandbox.api.rest.render_pulls import (
+    commit_json,
+    diff_text,
+    file_json,
+    pull_commits,
+    pull_json,
+    review_comment_json,
+    review_json,
+)
+from pytest_ghxbench.sandbox.api.rest.router import (
+    Ctx,
+    RestError,
+    call,
+    missing_field,
+    or_not_found,
+    paged,
+    repo_input,
+    route,
+)
+from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread
+
+__all__: list[str] = []
+
+_PULL = "/repos/{owner}/{repo}/pulls/{pull_number}"
+
+
+def _links(ctx: Ctx) -> Links:
+    return Links(ctx.world, ctx.urls)
+
+
+def _pull(ctx: Ctx) -> PullRequest:
+    return or_not_found(ctx.world.pull_request(ctx.number("pull_number")))
+
+
+def _by_number(ctx: Ctx, pull: PullRequest) -> dict[str, Any]:
+    return {**repo_input(ctx), "prNumber": pull.number}
+
+
+@route("GET", "/repos/{owner}/{repo}/pulls")
+def _list(ctx: Ctx) -> Any:
+    state = ctx.param("state") or "open"
+    head = (ctx.param("head") or "").split(":")[-1]
+    base = ctx.param("base")
+    chosen = [
+        p
+        for p in ctx.world.pull_requests
+        if (state == "all" or (p.state == "OPEN") == (state == "open"))
+        and (not head or p.head_ref == head)
+        and base in (None, p.base_ref)
+    ]
+    key = "updated_at" if ctx.param("sort") in ("updated", "long-running") else "created_at"
+    descending = (ctx.param("direction") or "desc") != "asc"
+    chosen.sort(key=lambda p: (getattr(p, key), p.number), reverse=descending)
+    links = _links(ctx)
+    return [pull_json(links, p, full=False) for p in paged(ctx, chosen)]
+
+
+def _patch_text(pull: PullRequest, links: Links) -> str:
+    """``git format-patch`` output of the pull request as one commit."""
+    author = pull.author or links.world.viewer
+    return (
+        f"From {pull.head_sha} Mon Sep 17 00:00:00 2001\n"
+        f"From: {author} <{author}@users.noreply.github.com>\n"
+        f"Date: {pull.updated_at}\n"
+        f"Subject: [PATCH] {pull.title}\n\n"
+        f"{pull.body}\n---\n{diff_text(pull)}--\n2.45.0\n"
+    )
+
+
+@route("GET", _PULL)
+def _get(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    accept = ctx.accept
+    if accept.endswith(".diff"):
+        return ApiResponse(200, diff_text(pull).encode(), _media("diff"))
+    if accept.endswith(".patch"):
+        return ApiResponse(200, _patch_text(pull, _links(ctx)).encode(), _media("patch"))
+    return pull_json(_links(ctx), pull)
+
+
+def _media(kind: str) -> dict[str, str]:
+    return {"Content-Type": f"application/vnd.github.{kind}; charset=utf-8"}
+
+
+@route("PATCH", _PULL)
+def _update(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    body = ctx.body
+    ctx.mutated = True
+    if body.get("title") is not None:
+        pull.title = str(body["title"])
+    if body.get("body") is not None:
+        pull.body = str(body["body"])
+    if body.get("base"):
+        pull.base_ref = str(body["base"])
+    if body.get("state") in ("open", "closed") and pull.state != "MERGED":
+        pull.state = "OPEN" if body["state"] == "open" else "CLOSED"
+        pull.closed_at = None if pull.state == "OPEN" else ctx.world.clock
+    pull.updated_at = ctx.world.tick()
+    return pull_json(_links(ctx), pull)
+
+
+@route("GET", _PULL + "/files")
+def _files(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    links = _links(ctx)
+    return [file_json(links, pull, f) for f in paged(ctx, list(pull.files))]
+
+
+@route("GET", _PULL + "/commits")
+def _commits(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    links = _links(ctx)
+    commits = pull_commits(pull)
+    parents = [pull.base_sha, *(sha for sha, _, _ in commits)]
+    rendered = [
+        commit_json(links, sha, message, date, pull.author, parents[index])
+        for index, (sha, message, date) in enumerate(commits)
+    ]
+    return paged(ctx, rendered)
+
+
+@route("GET", _PULL + "/reviews")
+def _reviews(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    links = _links(ctx)
+    return [review_json(links, pull, r) for r in paged(ctx, list(pull.reviews))]
+
+
+@route("GET", _PULL + "/reviews/{review_id}")
+def _review_by_id(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    wanted = ctx.number("review_id")
+    found = or_not_found(next((r for r in pull.reviews if r.id == wanted), None))
+    return review_json(_links(ctx), pull, found)
+
+
+_EVENTS = {
+    "APPROVE": "pr.review.submit_approve",
+    "REQUEST_CHANGES": "pr.review.submit_request_changes",
+    "COMMENT": "pr.review.submit_comment",
+}
+
+
+@route("POST", _PULL + "/reviews", status=200)
+def _review(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    event = str(ctx.body.get("event") or "")
+    if event not in _EVENTS:
+        message = "pending reviews are not supported in the sandbox; set event"
+        raise RestError(422, "Unprocessable Entity", [{"message": message}])
+    if ctx.body.get("comments"):
+        message = "review comments on lines are not supported in the sandbox"
+        raise RestError(422, "Unprocessable Entity", [{"message": message}])
+    text = ctx.body.get("body")
+    call(ctx, _EVENTS[event], {**_by_number(ctx, pull), **({"body": text} if text else {})})
+    return review_json(_links(ctx), pull, pull.reviews[-1])
+
+
+def _notes(pull: PullRequest) -> list[ReviewComment]:
+    return sorted((n for t in pull.review_threads for n in t.comments), key=lambda n: n.created_at)
+
+
+@route("GET", _PULL + "/comments")
+def _review_comments(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    links = _links(ctx)
+    return [review_comment_json(links, pull, n) for n in paged(ctx, _notes(pull))]
+
+
+def _thread_with(pull: PullRequest, note_id: int) -> ReviewThread:
+    for thread in pull.review_threads:
+        if any(n.id == note_id for n in thread.comments):
+            return thread
+    raise RestError(404, "Not Found")
+
+
+def _reply(ctx: Ctx, pull: PullRequest, note_id: int) -> Any:
+    thread = _thread_with(pull, note_id)
+    text = str(ctx.body.get("body") or "")
+    if not text.strip():
+        raise missing_field("PullRequestReviewComment", "body")
+    call(ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": text})
+    return review_comment_json(_links(ctx), pull, thread.comments[-1])
+
+
+@route("POST", _PULL + "/comments/{comment_id}/replies")
+def _replies(ctx: Ctx) -> Any:
+    return _reply(ctx, _pull(ctx), ctx.number("comment_id"))
+
+
+@route("POST", _PULL + "/comments")
+def _new_review_comment(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    if ctx.body.get("in_reply_to") is None:
+        message = (
+            "new review comments on lines are not supported in the sandbox; reply with in_reply_to"
+        )
+        raise RestError(422, "Validation Failed", [{"message": message}])
+    return _reply(ctx, pull, int(ctx.body["in_reply_to"]))
+
+
+@route("GET", "/repos/{owner}/{repo}/pulls/comments/{comment_id}")
+def _review_comment(ctx: Ctx) -> Any:
+    wanted = ctx.number("comment_id")
+    for pull in ctx.world.pull_requests:
+        for note in _notes(pull):
+            if note.id == wanted:
+                return review_comment_json(_links(ctx), pull, note)
+    raise RestError(404, "Not Found")
+
+
+@route("GET", _PULL + "/requested_reviewers")
+def _requested(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    links = _links(ctx)
+    return {"users": [user_json(links, u) for u in pull.requested_reviewers], "teams": []}
+
+
+@route("POST", _PULL + "/requested_reviewers")
+def _request_reviewers(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    reviewers = [str(x) for x in ctx.body.get("reviewers") or []]
+    if reviewers:
+        call(ctx, "pr.reviewers.request", {**_by_number(ctx, pull), "reviewers": reviewers})
+    return pull_json(_links(ctx), pull, full=False)
+
+
+@route("DELETE", _PULL + "/requested_reviewers")
+def _unrequest(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    dropped = {str(x) for x in ctx.body.get("reviewers") or []}
+    pull.requested_reviewers = [r for r in pull.requested_reviewers if r not in dropped]
+    pull.updated_at = ctx.world.tick()
+    ctx.mutated = True
+    return pull_json(_links(ctx), pull, full=False)
+
+
+@route("GET", _PULL + "/merge", status=204)
+def _is_merged(ctx: Ctx) -> Any:
+    if _pull(ctx).state != "MERGED":
+        raise RestError(404, "Not Found")
+    return None
+
+
+@route("PUT", _PULL + "/merge")
+def _merge(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    if pull.state != "OPEN":
+        raise RestError(405, "Pull Request is not mergeable")
+    method = str(ctx.body.get("merge_method") or "merge")
+    if method not in ("merge", "squash", "rebase"):
+        message = f"merge_method {method!r} is not valid"
+        raise RestError(422, "Validation Failed", [{"message": message}])
+    sha = ctx.body.get("sha")
+    if sha and sha != pull.head_sha:
+        raise RestError(409, "Head branch was modified. Review and try the merge again.")
+    data = call(ctx, "pr.merge.execute", {**_by_number(ctx, pull), "method": method})
+    message = "Pull Request successfully merged"
+    return {"sha": data["mergeCommitSha"], "merged": True, "message": message}
+
+
+@route("PUT", _PULL + "/update-branch", status=202)
+def _update_branch(ctx: Ctx) -> Any:
+    pull = _pull(ctx)
+    expected = ctx.body.get("expected_head_sha")
+    if expected and expected != pull.head_sha:
+        message = "expected head sha didn't match current head ref."
+        raise RestError(422, message)
+    call(ctx, "pr.branch.update", _by_number(ctx, pull))
+    return {
+        "message": "Updating pull request branch.",
+        "url": _links(ctx).web(f"pull/{pull.number}"),
+    }

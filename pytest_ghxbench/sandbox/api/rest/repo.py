@@ -1,0 +1,235 @@
+"""REST routes for the repository, its labels, milestones, people, branches, tags and commit
+statuses, and for users and the rate limit."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pytest_ghxbench.sandbox.api.rest.links import Links, fake_sha
+from pytest_ghxbench.sandbox.api.rest.render_core import (
+    full_repository,
+    label_json,
+    milestone_json,
+    minimal_repository,
+    public_user,
+    user_json,
+)
+from pytest_ghxbench.sandbox.api.rest.router import (
+    Ctx,
+    RestError,
+    missing_field,
+    or_not_found,
+    paged,
+    route,
+)
+from pytest_ghxbench.sandbox.state import Issue, Label, PullRequest
+
+__all__ = ["resolve_ref"]
+
+
+def links_of(ctx: Ctx) -> Links:
+    return Links(ctx.world, ctx.urls)
+
+
+@route("GET", "/repos/{owner}/{repo}")
+def _repo(ctx: Ctx) -> Any:
+    return full_repository(links_of(ctx))
+
+
+@route("GET", "/repos/{owner}/{repo}/labels")
+def _labels(ctx: Ctx) -> Any:
+    links = links_of(ctx)
+    return [label_json(links, lab) for lab in paged(ctx, list(ctx.world.labels))]
+
+
+@route("GET", "/repos/{owner}/{repo}/labels/{name}")
+def _label(ctx: Ctx) -> Any:
+    return label_json(links_of(ctx), or_not_found(ctx.world.label(ctx.args["name"])))
+
+
+_COLOR = re.compile(r"^[0-9a-fA-F]{6}$")
+
+
+def _color(ctx: Ctx, default: str) -> str:
+    color = str(ctx.body.get("color") or default).removeprefix("#")
+    if not _COLOR.match(color):
+        raise RestError(
+            422,
+            "Validation Failed",
+            [{"resource": "Label", "code": "invalid", "field": "color"}],
+        )
+    return color.lower()
+
+
+@route("POST", "/repos/{owner}/{repo}/labels")
+def _create_label(ctx: Ctx) -> Any:
+    world = ctx.world
+    name = str(ctx.body.get("name") or "").strip()
+    if not name:
+        raise missing_field("Label", "name")
+    if world.label(name) is not None:
+        raise RestError(
+            422,
+            "Validation Failed",
+            [{"resource": "Label", "code": "already_exists", "field": "name"}],
+        )
+    label = Label(
+        name=name,
+        color=_color(ctx, "ededed"),
+        description=str(ctx.body.get("description") or ""),
+        node_id=world.node("LA", name),
+    )
+    world.labels.append(label)
+    ctx.mutated = True
+    return label_json(links_of(ctx), label)
+
+
+@route("PATCH", "/repos/{owner}/{repo}/labels/{name}")
+def _edit_label(ctx: Ctx) -> Any:
+    world = ctx.world
+    label = or_not_found(world.label(ctx.args["name"]))
+    new_name = str(ctx.body.get("new_name") or "").strip()
+    if new_name and new_name.casefold() != label.name.casefold() and world.label(new_name):
+        raise RestError(
+            422,
+            "Validation Failed",
+            [{"resource": "Label", "code": "already_exists", "field": "name"}],
+        )
+    label.color = _color(ctx, label.color)
+    if ctx.body.get("description") is not None:
+        label.description = str(ctx.body["description"])
+    if new_name:
+        items: list[Issue | PullRequest] = [*world.issues, *world.pull_requests]
+        for item in items:
+            item.labels = [new_name if n == label.name else n for n in item.labels]
+        label.name = new_name
+    ctx.mutated = True
+    return label_json(links_of(ctx), label)
+
+
+@route("DELETE", "/repos/{owner}/{repo}/labels/{name}", status=204)
+def _delete_label(ctx: Ctx) -> Any:
+    world = ctx.world
+    label = or_not_found(world.label(ctx.args["name"]))
+    world.labels.remove(label)
+    items: list[Issue | PullRequest] = [*world.issues, *world.pull_requests]
+    for item in items:
+        item.labels = [n for n in item.labels if n != label.name]
+    ctx.mutated = True
+    return None
+
+
+@route("GET", "/repos/{owner}/{repo}/milestones")
+def _milestones(ctx: Ctx) -> Any:
+    state = (ctx.param("state") or "open").upper()
+    chosen = [m for m in ctx.world.milestones if state in ("ALL", m.state)]
+    links = links_of(ctx)
+    return [milestone_json(links, m) for m in paged(ctx, chosen)]
+
+
+@route("GET", "/repos/{owner}/{repo}/milestones/{milestone_number}")
+def _milestone(ctx: Ctx) -> Any:
+    found = ctx.world.milestone(ctx.number("milestone_number"))
+    return milestone_json(links_of(ctx), or_not_found(found))
+
+
+def _people(ctx: Ctx) -> Any:
+    links = links_of(ctx)
+    return [user_json(links, login) for login in paged(ctx, list(ctx.world.collaborators))]
+
+
+route("GET", "/repos/{owner}/{repo}/assignees")(_people)
+route("GET", "/repos/{owner}/{repo}/collaborators")(_people)
+
+
+@route("GET", "/repos/{owner}/{repo}/assignees/{assignee}", status=204)
+def _can_assign(ctx: Ctx) -> Any:
+    if ctx.args["assignee"] not in ctx.world.collaborators:
+        raise RestError(404, "Not Found")
+    return None
+
+
+@route("GET", "/user")
+def _viewer(ctx: Ctx) -> Any:
+    return public_user(links_of(ctx), ctx.world.viewer, private=True)
+
+
+@route("GET", "/users/{username}")
+def _user(ctx: Ctx) -> Any:
+    login = ctx.args["username"].removesuffix("[bot]")
+    if login not in {u.login for u in ctx.world.users}:
+        raise RestError(404, "Not Found")
+    return public_user(links_of(ctx), login)
+
+
+@route("GET", "/rate_limit")
+def _rate_limit(ctx: Ctx) -> Any:
+    core = {"limit": 5000, "used": 1, "remaining": 4999, "reset": 1772366400}
+    return {
+        "resources": {"core": core, "graphql": core, "search": {**core, "limit": 30}},
+        "rate": core,
+    }
+
+
+def resolve_ref(ctx: Ctx, ref: str) -> str:
+    """The commit a branch, a pull request's head branch or a sha names."""
+    world = ctx.world
+    for prefix in ("refs/heads/", "heads/"):
+        ref = ref.removeprefix(prefix)
+    branch = next((b.sha for b in world.repository.branches if b.name == ref), None)
+    heads = {p.head_ref: p.head_sha for p in world.pull_requests}
+    tags = {r.tag_name: fake_sha("tag", r.tag_name) for r in world.releases if not r.draft}
+    return branch or heads.get(ref) or tags.get(ref) or ref
+
+
+def _branch_json(ctx: Ctx, name: str, sha: str, protected: bool) -> dict[str, Any]:
+    links = links_of(ctx)
+    return {
+        "name": name,
+        "commit": {"sha": sha, "url": links.api(f"commits/{sha}")},
+        "protected": protected,
+    }
+
+
+@route("GET", "/repos/{owner}/{repo}/branches")
+def _branches(ctx: Ctx) -> Any:
+    branches = list(ctx.world.repository.branches)
+    return [_branch_json(ctx, b.name, b.sha, b.protected) for b in paged(ctx, branches)]
+
+
+@route("GET", "/repos/{owner}/{repo}/tags")
+def _tags(ctx: Ctx) -> Any:
+    links = links_of(ctx)
+    tags = [r.tag_name for r in ctx.world.releases if not r.draft]
+    return [
+        {
+            "name": tag,
+            "node_id": f"REF_{tag}",
+            "commit": {
+                "sha": fake_sha("tag", tag),
+                "url": links.api(f"commits/{fake_sha('tag', tag)}"),
+            },
+            "zipball_url": links.api(f"zipball/refs/tags/{tag}"),
+            "tarball_url": links.api(f"tarball/refs/tags/{tag}"),
+        }
+        for tag in paged(ctx, tags)
+    ]
+
+
+@route("GET", "/repos/{owner}/{repo}/commits/{ref}/status")
+def _combined_status(ctx: Ctx) -> Any:
+    """The combined commit status of the legacy statuses API. The sandbox's CI reports check
+    runs only, which GitHub leaves out of it: like a repository whose CI is all Actions, the
+    state is ``pending`` with no statuses."""
+    links = links_of(ctx)
+    sha = resolve_ref(ctx, ctx.args["ref"])
+    return {
+        "state": "pending",
+        "sha": sha,
+        "total_count": 0,
+        "statuses": [],
+        "repository": minimal_repository(links),
+        "commit_url": links.api(f"commits/{sha}"),
+        "url": links.api(f"commits/{sha}/status"),
+    }

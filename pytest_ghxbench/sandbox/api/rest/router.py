@@ -1,0 +1,261 @@
+"""The REST router: handlers registered under GitHub's OpenAPI path templates.
+
+A handler gets a :class:`Ctx` and returns the response body as JSON data (``None`` for
+``204 No Content``) or a complete :class:`~..types.ApiResponse` (redirects, diffs). Failures
+are :class:`RestError`. The templates are those of GitHub's published OpenAPI description
+(``/repos/{owner}/{repo}/pulls/{pull_number}``), so the routes served map one to one onto the
+operations whose schemas the conformance tests check (:func:`served`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlencode
+
+from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
+from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
+from pytest_ghxbench.sandbox.state import World
+
+__all__ = [
+    "Ctx",
+    "RestError",
+    "Route",
+    "call",
+    "dispatch",
+    "missing_field",
+    "or_not_found",
+    "paged",
+    "route",
+    "served",
+]
+
+
+class RestError(Exception):
+    def __init__(self, status: int, message: str, errors: list[Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.errors = errors
+
+
+def missing_field(resource: str, name: str) -> RestError:
+    return RestError(
+        422, "Validation Failed", [{"resource": resource, "code": "missing_field", "field": name}]
+    )
+
+
+_Found = TypeVar("_Found")
+
+
+def or_not_found(value: _Found | None) -> _Found:
+    """``value``, or GitHub's 404 when the resource it names does not exist."""
+    if value is None:
+        raise RestError(404, "Not Found")
+    return value
+
+
+@dataclass
+class Ctx:
+    """One request as a handler sees it."""
+
+    world: World
+    request: ApiRequest
+    args: dict[str, str]
+    """Path parameters by their OpenAPI names, percent-decoded."""
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    """Extra response headers (``Link``)."""
+    mutated: bool = False
+
+    @property
+    def urls(self) -> ApiUrls:
+        return self.request.urls
+
+    def param(self, name: str, default: str | None = None) -> str | None:
+        return self.request.param(name, default)
+
+    def number(self, name: str) -> int:
+        text = self.args[name]
+        if not text.isdigit():
+            raise RestError(404, "Not Found")
+        return int(text)
+
+    @property
+    def accept(self) -> str:
+        return self.request.headers.get("accept", "")
+
+
+Handler = Callable[[Ctx], Any]
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    template: str
+    """GitHub's OpenAPI path, e.g. ``/repos/{owner}/{repo}/issues/{issue_number}``."""
+    status: int
+    """The status of a successful answer with a body (a ``None`` body is always 204)."""
+    raw: bool
+    """The request body is data (an upload), not JSON."""
+    pattern: re.Pattern[str]
+    handler: Handler
+
+
+_ROUTES: list[Route] = []
+
+
+def _compile(template: str) -> re.Pattern[str]:
+    def group(match: re.Match[str]) -> str:
+        name = match.group(1)
+        # refs and tags may hold slashes (heads/main, release/1.0)
+        body = ".+" if name in ("ref", "tag") else "[^/]+"
+        return f"(?P<{name}>{body})"
+
+    return re.compile("^" + re.sub(r"\{(\w+)\}", group, template) + "$")
+
+
+def route(
+    method: str, template: str, status: int | None = None, *, raw: bool = False
+) -> Callable[[Handler], Handler]:
+    """Register a handler for ``method`` and OpenAPI path ``template``."""
+    code = status if status is not None else 201 if method == "POST" else 200
+
+    def register(handler: Handler) -> Handler:
+        _ROUTES.append(Route(method, template, code, raw, _compile(template), handler))
+        return handler
+
+    return register
+
+
+def served() -> list[Route]:
+    """Every registered route (the route modules imported)."""
+    _load()
+    return list(_ROUTES)
+
+
+_STATUS = {"NOT_FOUND": 404, "VALIDATION": 422, "CONFLICT": 409, "UNSUPPORTED": 422}
+
+
+def call(ctx: Ctx, task: str, payload: Mapping[str, Any]) -> Any:
+    """Run a sandbox capability; its failure becomes the matching HTTP error."""
+    cap = get_capability(task)
+    if cap is not None and cap.mutates:
+        ctx.mutated = True
+    envelope = run_capability(ctx.world, task, payload)
+    if envelope["ok"]:
+        return envelope["data"]
+    error = envelope["error"] or {}
+    message = re.sub(r"^input(?:\.\w+)*: ", "", str(error.get("message", "")))
+    status = _STATUS.get(str(error.get("code")), 422)
+    if status == 404:
+        raise RestError(404, "Not Found")
+    if status == 422:
+        raise RestError(422, "Validation Failed", [{"message": message, "code": "invalid"}])
+    raise RestError(status, message)
+
+
+def repo_input(ctx: Ctx) -> dict[str, Any]:
+    repo = ctx.world.repository
+    return {"owner": repo.owner, "name": repo.name}
+
+
+_Item = TypeVar("_Item")
+
+
+def paged(ctx: Ctx, items: list[_Item]) -> list[_Item]:
+    """One page of ``items`` by ``per_page`` (default 30, at most 100) and ``page``, with
+    GitHub's ``Link`` header (prev, next, last, first) on the request's API root."""
+    try:
+        size = min(max(int(ctx.param("per_page") or 30), 1), 100)
+        number = max(int(ctx.param("page") or 1), 1)
+    except ValueError:
+        raise RestError(422, "Validation Failed") from None
+    last = max((len(items) + size - 1) // size, 1)
+    links = []
+    if number > 1:
+        links.append((min(number - 1, last), "prev"))
+    if number < last:
+        links += [(number + 1, "next"), (last, "last")]
+    if number > 1:
+        links.append((1, "first"))
+    if links:
+        ctx.headers["Link"] = ", ".join(f'<{_page_url(ctx, n)}>; rel="{rel}"' for n, rel in links)
+    return items[(number - 1) * size : number * size]
+
+
+def _page_url(ctx: Ctx, number: int) -> str:
+    query = [(k, v) for k, values in ctx.request.query.items() if k != "page" for v in values]
+    query.append(("page", str(number)))
+    return f"{ctx.urls.api}{ctx.request.path}?{urlencode(query)}"
+
+
+def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
+    """Find and run the handler: the context it ran with, its result and success status."""
+    _load()
+    path = "/" + request.path.strip("/")
+    for entry in _ROUTES:
+        match = entry.pattern.match(path)
+        if match is None:
+            continue
+        if entry.method != request.method and (request.method, entry.method) != ("HEAD", "GET"):
+            continue
+        args = {k: unquote(v) for k, v in match.groupdict().items()}
+        if "owner" in args and "repo" in args:
+            _check_repo(world, args["owner"], args["repo"])
+        ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
+        try:
+            return ctx, entry.handler(ctx), entry.status
+        except (ValueError, TypeError, KeyError, AttributeError):
+            raise RestError(
+                422, "Validation Failed", [{"message": "a value has the wrong type"}]
+            ) from None
+    raise RestError(404, "Not Found")
+
+
+def _json_body(request: ApiRequest) -> dict[str, Any]:
+    if request.method in ("GET", "HEAD"):
+        return {}
+    try:
+        body = request.json_body()
+    except ValueError:
+        raise RestError(400, "Problems parsing JSON") from None
+    if body is not None and not isinstance(body, dict):
+        raise RestError(400, "Problems parsing JSON")
+    return body or {}
+
+
+def _check_repo(world: World, owner: str, name: str) -> None:
+    repo = world.repository
+    if (owner.casefold(), name.casefold()) != (repo.owner.casefold(), repo.name.casefold()):
+        raise RestError(404, "Not Found")
+
+
+def respond(ctx: Ctx, value: Any, status: int) -> ApiResponse:
+    if isinstance(value, ApiResponse):
+        value.headers.update(ctx.headers)
+        return value
+    if value is None:
+        return ApiResponse(204, b"", dict(ctx.headers))
+    return ApiResponse.json(value, status, ctx.headers)
+
+
+_LOADED = False
+
+
+def _load() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
+            actions,
+            checks,
+            issues,
+            logs,
+            pulls,
+            releases,
+            repo,
+            search,
+        )
