@@ -10,8 +10,12 @@ from typing import Any, Literal
 
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
 from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
+    by_number,
+    call_capability,
     done,
     input_of,
+    issue_or_pull_node,
+    logins_of,
     need,
     pull_of,
     register,
@@ -179,3 +183,44 @@ _results = obj(
 )
 del _results.fields["totalCount"]  # search results count by kind instead
 obj("Query", search=(_SEARCH_NAME, _search_page))
+
+
+abstract("Assignee", ("Bot", "Mannequin", "Organization", "User"))
+
+
+def _assigned_actors(world: World, logins: list[str]) -> list[Any]:
+    return [actor(world, login) for login in logins]
+
+
+obj(
+    "Issue",
+    assignedActors=connection("Assignee", lambda i, a, c: _assigned_actors(c.world, i.assignees)),
+)
+obj(
+    "PullRequest",
+    assignedActors=connection("Assignee", lambda p, a, c: _assigned_actors(c.world, p.assignees)),
+)
+
+
+def _replace_actors(_: Any, args: dict[str, Any], ctx: GhContext) -> dict[str, Any]:
+    """``replaceActorsForAssignable``: the assignees become exactly the actors given, by id
+    (``actorIds``) and by login (``actorLogins``, what gh sends)."""
+    data = input_of(args)
+    target = issue_or_pull_node(ctx, need(data, "assignableId"))
+    given = [*logins_of(ctx, data.get("actorIds") or []), *(data.get("actorLogins") or [])]
+    wanted = list(dict.fromkeys(str(login) for login in given))
+    item = target.value
+    if target.typename == "Issue":
+        call_capability(
+            ctx, "issue.assignees.update", {"issueId": item.node_id, "assignees": wanted}
+        )
+    else:
+        change = {
+            "add": [x for x in wanted if x not in item.assignees],
+            "remove": [x for x in item.assignees if x not in wanted],
+        }
+        call_capability(ctx, "pr.assignees.update", {**by_number(ctx, item), **change})
+    return done(data, assignable=target)
+
+
+register("replaceActorsForAssignable", _replace_actors, assignable="Assignable")

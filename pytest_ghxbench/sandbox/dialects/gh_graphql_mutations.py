@@ -78,7 +78,7 @@ def typed_node(ctx: C, node: Any, kind: str) -> Any:
     return _node_of_kind(ctx, node, (kind,)).value
 
 
-def _issue_or_pull_node(ctx: C, node: Any) -> Typed:
+def issue_or_pull_node(ctx: C, node: Any) -> Typed:
     """The issue or pull request whose global id is ``node``; ``NOT_FOUND`` for anything else."""
     return _node_of_kind(ctx, node, ("Issue", "PullRequest"))
 
@@ -122,7 +122,7 @@ def register(field: str, resolver: Any, **payload: str) -> None:
 
 def _add_comment(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
-    subject = _issue_or_pull_node(ctx, need(data, "subjectId"))
+    subject = issue_or_pull_node(ctx, need(data, "subjectId"))
     body = str(data.get("body") or "")
     if subject.typename == "Issue":
         call_capability(
@@ -266,7 +266,7 @@ def _labels_change(adding: bool) -> Any:
         data = input_of(args)
         target_id = need(data, "labelableId")
         names = _label_names(ctx, data.get("labelIds"))
-        target = _issue_or_pull_node(ctx, target_id)
+        target = issue_or_pull_node(ctx, target_id)
         item = target.value
         wanted = [*item.labels, *names] if adding else [n for n in item.labels if n not in names]
         if target.typename == "Issue":
@@ -289,7 +289,7 @@ def _assignees_change(adding: bool) -> Any:
         data = input_of(args)
         target_id = need(data, "assignableId")
         logins = logins_of(ctx, data.get("assigneeIds"))
-        target = _issue_or_pull_node(ctx, target_id)
+        target = issue_or_pull_node(ctx, target_id)
         item = target.value
         if target.typename == "Issue":
             wanted = (

@@ -102,17 +102,26 @@ def test_every_object_field_of_the_schema_has_a_resolver() -> None:
             assert not unresolved, f"{name}: {unresolved}"
 
 
-def test_fields_newer_than_the_published_schema_are_refused_like_unknown_fields(
-    world: World,
-) -> None:
+def test_fields_newer_than_the_published_schema_are_served(world: World) -> None:
     answer = graphql(
-        world, '{repository(owner:"acme-labs",name:"tinykv"){issue(number:3){issueType{name}}}}'
+        world,
+        '{repository(owner:"acme-labs",name:"tinykv"){issue(number:1){issueType{name} '
+        "assignedActors(first:5){nodes{... on User{login}}}}}}",
     )
+    issue = answer["data"]["repository"]["issue"]
+    assert issue == {
+        "issueType": {"name": "Feature"},
+        "assignedActors": {"nodes": [{"login": "mona"}]},
+    }
+
+
+def test_unknown_fields_are_refused_like_github(world: World) -> None:
+    answer = graphql(world, '{repository(owner:"acme-labs",name:"tinykv"){issue(number:3){mood}}}')
     assert "data" not in answer
     assert answer["errors"][0]["extensions"] == {
         "code": "undefinedField",
         "typeName": "Issue",
-        "fieldName": "issueType",
+        "fieldName": "mood",
     }
 
 

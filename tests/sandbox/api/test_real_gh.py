@@ -33,7 +33,7 @@ THREADS = (
 )
 CORPUS = [
     # pull request review
-    Case("gh pr view 7", ("Release the compaction lock", "#7")),
+    Case("gh pr view 7", ("Release the compaction lock", "number:\t7")),
     Case(
         "gh pr view 7 --json title,state,author,headRefName,baseRefName,reviewDecision,mergeable",
         ('"headRefName":"fix/compaction-lock"', '"state":"OPEN"'),
