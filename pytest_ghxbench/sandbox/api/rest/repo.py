@@ -134,13 +134,23 @@ def _milestone(ctx: Ctx) -> Any:
     return milestone_json(links_of(ctx), or_not_found(found))
 
 
-def _people(ctx: Ctx) -> Any:
+@route("GET", "/repos/{owner}/{repo}/assignees")
+def _assignees(ctx: Ctx) -> Any:
     links = links_of(ctx)
     return [user_json(links, login) for login in paged(ctx, list(ctx.world.collaborators))]
 
 
-route("GET", "/repos/{owner}/{repo}/assignees")(_people)
-route("GET", "/repos/{owner}/{repo}/collaborators")(_people)
+@route("GET", "/repos/{owner}/{repo}/collaborators")
+def _collaborators(ctx: Ctx) -> Any:
+    links = links_of(ctx)
+    owner = ctx.world.repository.owner
+    people = []
+    for login in paged(ctx, list(ctx.world.collaborators)):
+        admin = login == owner
+        rights = {"pull": True, "triage": True, "push": True, "maintain": admin, "admin": admin}
+        role = "admin" if admin else "write"
+        people.append({**(user_json(links, login) or {}), "permissions": rights, "role_name": role})
+    return people
 
 
 @route("GET", "/repos/{owner}/{repo}/assignees/{assignee}", status=204)

@@ -193,5 +193,6 @@ def _search_issues(ctx: Ctx) -> Any:
     return {
         "total_count": len(found),
         "incomplete_results": False,
+        "search_type": "lexical",
         "items": [{**issue_json(links, i), "score": 1.0} for i in page],
     }
