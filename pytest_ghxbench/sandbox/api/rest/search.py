@@ -37,8 +37,8 @@ def parse_query(text: str) -> tuple[list[tuple[bool, str, str]], list[str]]:
             qualifiers.append((bool(negated), name.lower(), value.strip('"')))
         elif phrase is not None:
             words.append(phrase)
-        elif word.upper() not in ("AND", "OR", "NOT"):
-            words.append(word)
+        elif word.strip("()") and word.upper() not in ("AND", "OR", "NOT"):
+            words.append(word.strip("()"))
     return qualifiers, words
 
 
