@@ -244,6 +244,14 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the sandbox's requests are recorded per world, not printed."""
 
+    def handle(self) -> None:
+        # A client may hang up mid-answer (gh does after some uploads): that ends the connection,
+        # it is not an error of the sandbox's.
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def do_CONNECT(self) -> None:
         host, _, port_text = self.path.rpartition(":")
         port = int(port_text) if port_text.isdigit() else 443
