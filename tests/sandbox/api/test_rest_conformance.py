@@ -44,6 +44,7 @@ SAMPLES = {
     "username": "mona",
     "assignee": "mona",
     "issue_id": "3100000005",
+    "org": "acme-labs",
 }
 COMMENT_IDS = {"issues": "2650000011", "pulls": "1900000001"}
 QUERIES = {"/search/issues": "q=repo:acme-labs/tinykv+is:open"}

@@ -160,6 +160,26 @@ def _can_assign(ctx: Ctx) -> Any:
     return None
 
 
+@route("GET", "/orgs/{org}/issue-types")
+def _issue_types(ctx: Ctx) -> Any:
+    repo = ctx.world.repository
+    if ctx.args["org"].casefold() != repo.owner.casefold():
+        raise RestError(404, "Not Found")
+    return [
+        {
+            "id": 1_000_000 + index,
+            "node_id": kind.node_id or ctx.world.node("IT", kind.name),
+            "name": kind.name,
+            "description": kind.description or None,
+            "color": kind.color.lower(),
+            "created_at": repo.created_at,
+            "updated_at": repo.created_at,
+            "is_enabled": kind.is_enabled,
+        }
+        for index, kind in enumerate(ctx.world.issue_types, start=1)
+    ]
+
+
 @route("GET", "/user")
 def _viewer(ctx: Ctx) -> Any:
     return public_user(links_of(ctx), ctx.world.viewer, private=True)
