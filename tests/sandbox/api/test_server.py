@@ -177,3 +177,29 @@ def test_pre_signed_blob_links_need_no_token(server: ApiServer, tmp_path: Path) 
 def test_a_port_in_use_is_one_clear_error(server: ApiServer, tmp_path: Path) -> None:
     with pytest.raises(PortInUse, match=f"port {server.port} on 127.0.0.1 is already in use"):
         ApiServer(tmp_path, port=server.port)
+
+
+def test_concurrent_items_lose_no_update_and_never_mix(server: ApiServer) -> None:
+    """Items on one server at once (xdist-free concurrency: agents run tools in parallel)."""
+    tokens = [server.registry.register(fresh_world(DEFAULT_SEED))[0] for _ in range(4)]
+    url = "http://api.github.localhost/repos/acme-labs/tinykv/issues/3/comments"
+
+    def post(token: str, index: int) -> None:
+        for n in range(8):
+            body = {"body": f"{token[-6:]}-{index}-{n}"}
+            assert proxied(server, "POST", url, token, body)[0] == 201
+
+    workers = [
+        threading.Thread(target=post, args=(token, index))
+        for token in tokens
+        for index in range(2)  # two agents' tools on the same item at once
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    for token in tokens:
+        status, _, body = proxied(server, "GET", url + "?per_page=100", token)
+        bodies = [c["body"] for c in json.loads(body)]
+        assert status == 200 and len(bodies) == 16
+        assert all(b.startswith(token[-6:]) for b in bodies)
