@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.links import ISSUE_ID_BASE, Links
+from pytest_ghxbench.sandbox.api.rest.links import ISSUE_ID_BASE
 from pytest_ghxbench.sandbox.api.rest.render_core import labels_json
 from pytest_ghxbench.sandbox.api.rest.render_issues import comment_json, issue_json
 from pytest_ghxbench.sandbox.api.rest.router import (
@@ -27,10 +27,6 @@ from pytest_ghxbench.sandbox.state import Comment, Issue, PullRequest
 __all__: list[str] = []
 
 _ISSUE = "/repos/{owner}/{repo}/issues/{issue_number}"
-
-
-def _links(ctx: Ctx) -> Links:
-    return Links(ctx.world, ctx.urls)
 
 
 def _item(ctx: Ctx) -> Issue | PullRequest:
@@ -95,7 +91,7 @@ def _list(ctx: Ctx) -> Any:
         and i.updated_at >= since
     ]
     sort_items(chosen, ctx.param("sort") or "created", ctx.param("direction") or "desc")
-    links = _links(ctx)
+    links = ctx.links
     return [issue_json(links, i) for i in paged(ctx, chosen)]
 
 
@@ -117,12 +113,12 @@ def _create(ctx: Ctx) -> Any:
     if body.get("type"):
         payload["issueType"] = str(body["type"])
     created = call(ctx, "issue.create", payload)
-    return issue_json(_links(ctx), or_not_found(ctx.world.issue(created["number"])))
+    return issue_json(ctx.links, or_not_found(ctx.world.issue(created["number"])))
 
 
 @route("GET", _ISSUE)
 def _get(ctx: Ctx) -> Any:
-    return issue_json(_links(ctx), _item(ctx))
+    return issue_json(ctx.links, _item(ctx))
 
 
 @route("PATCH", _ISSUE)
@@ -156,7 +152,7 @@ def _update(ctx: Ctx) -> Any:
         call(ctx, "issue.close", {"issueId": node, "reason": reason})
     elif body.get("state") == "open" and issue.state != "OPEN":
         call(ctx, "issue.reopen", {"issueId": node})
-    return issue_json(_links(ctx), issue)
+    return issue_json(ctx.links, issue)
 
 
 @route("GET", _ISSUE + "/comments")
@@ -164,7 +160,7 @@ def _comments(ctx: Ctx) -> Any:
     item = _item(ctx)
     since = ctx.param("since") or ""
     chosen = [c for c in item.comments if (c.updated_at or c.created_at) >= since]
-    links = _links(ctx)
+    links = ctx.links
     return [comment_json(links, item, c) for c in paged(ctx, chosen)]
 
 
@@ -186,7 +182,7 @@ def _comment(ctx: Ctx) -> Any:
         )
         item.updated_at = now
         ctx.mutated = True
-    return comment_json(_links(ctx), item, item.comments[-1])
+    return comment_json(ctx.links, item, item.comments[-1])
 
 
 def _find_comment(ctx: Ctx) -> tuple[Issue | PullRequest, Comment]:
@@ -205,7 +201,7 @@ _COMMENT = "/repos/{owner}/{repo}/issues/comments/{comment_id}"
 @route("GET", _COMMENT)
 def _get_comment(ctx: Ctx) -> Any:
     item, comment = _find_comment(ctx)
-    return comment_json(_links(ctx), item, comment)
+    return comment_json(ctx.links, item, comment)
 
 
 @route("PATCH", _COMMENT)
@@ -218,7 +214,7 @@ def _edit_comment(ctx: Ctx) -> Any:
     comment.body = str(ctx.body["body"])
     comment.updated_at = ctx.world.tick()
     ctx.mutated = True
-    return comment_json(_links(ctx), item, comment)
+    return comment_json(ctx.links, item, comment)
 
 
 @route("DELETE", _COMMENT, status=204)
@@ -233,7 +229,7 @@ def _delete_comment(ctx: Ctx) -> Any:
 
 @route("GET", _ISSUE + "/labels")
 def _labels(ctx: Ctx) -> Any:
-    return labels_json(_links(ctx), _item(ctx).labels)
+    return labels_json(ctx.links, _item(ctx).labels)
 
 
 def _names(ctx: Ctx) -> list[str]:
@@ -253,7 +249,7 @@ def _set_labels(ctx: Ctx, names: list[str]) -> Any:
         item.labels = list(dict.fromkeys(known))
         item.updated_at = ctx.world.tick()
         ctx.mutated = True
-    return labels_json(_links(ctx), item.labels)
+    return labels_json(ctx.links, item.labels)
 
 
 @route("POST", _ISSUE + "/labels", status=200)
@@ -282,7 +278,7 @@ def _assign(ctx: Ctx, adding: bool) -> Any:
     people = [*issue.assignees, *logins] if adding else kept
     payload = {"issueId": issue.node_id, "assignees": list(dict.fromkeys(people))}
     call(ctx, "issue.assignees.update", payload)
-    return issue_json(_links(ctx), issue)
+    return issue_json(ctx.links, issue)
 
 
 @route("POST", _ISSUE + "/assignees")
@@ -297,7 +293,7 @@ def _remove_assignees(ctx: Ctx) -> Any:
 
 @route("GET", _ISSUE + "/sub_issues")
 def _sub_issues(ctx: Ctx) -> Any:
-    links = _links(ctx)
+    links = ctx.links
     children = ctx.world.sub_issues(_issue(ctx).number)
     return [issue_json(links, i) for i in paged(ctx, children)]
 
@@ -306,7 +302,7 @@ def _sub_issues(ctx: Ctx) -> Any:
 def _parent(ctx: Ctx) -> Any:
     issue = _issue(ctx)
     parent = or_not_found(ctx.world.issue(issue.parent) if issue.parent else None)
-    return issue_json(_links(ctx), parent)
+    return issue_json(ctx.links, parent)
 
 
 @route("POST", _ISSUE + "/sub_issues")
@@ -323,7 +319,7 @@ def _add_sub_issue(ctx: Ctx) -> Any:
         )
         raise RestError(422, "Validation Failed", [{"message": message}])
     call(ctx, "issue.parent.set", {"issueId": child.node_id, "parentIssueId": parent.node_id})
-    return issue_json(_links(ctx), parent)
+    return issue_json(ctx.links, parent)
 
 
 @route("DELETE", _ISSUE + "/sub_issue")
@@ -333,21 +329,21 @@ def _remove_sub_issue(ctx: Ctx) -> Any:
     if child.parent != parent.number:
         raise RestError(404, "Not Found")
     call(ctx, "issue.parent.remove", {"issueId": child.node_id})
-    return issue_json(_links(ctx), child)
+    return issue_json(ctx.links, child)
 
 
 @route("GET", _ISSUE + "/dependencies/blocked_by")
 def _blocked_by(ctx: Ctx) -> Any:
     world = ctx.world
     blockers = [i for i in (world.issue(n) for n in _issue(ctx).blocked_by) if i is not None]
-    links = _links(ctx)
+    links = ctx.links
     return [issue_json(links, i) for i in paged(ctx, blockers)]
 
 
 @route("GET", _ISSUE + "/dependencies/blocking")
 def _blocking(ctx: Ctx) -> Any:
     number = _issue(ctx).number
-    links = _links(ctx)
+    links = ctx.links
     blocked = [i for i in ctx.world.issues if number in i.blocked_by]
     return [issue_json(links, i) for i in paged(ctx, blocked)]
 
@@ -358,7 +354,7 @@ def _add_blocker(ctx: Ctx) -> Any:
     blocker = _by_database_id(ctx, ctx.body.get("issue_id"))
     payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
     call(ctx, "issue.blocked_by.add", payload)
-    return issue_json(_links(ctx), blocker)
+    return issue_json(ctx.links, blocker)
 
 
 @route("DELETE", _ISSUE + "/dependencies/blocked_by/{issue_id}")
@@ -367,4 +363,4 @@ def _remove_blocker(ctx: Ctx) -> Any:
     blocker = _by_database_id(ctx, ctx.args["issue_id"])
     payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
     call(ctx, "issue.blocked_by.remove", payload)
-    return issue_json(_links(ctx), blocker)
+    return issue_json(ctx.links, blocker)

@@ -35,10 +35,6 @@ __all__: list[str] = []
 _PULL = "/repos/{owner}/{repo}/pulls/{pull_number}"
 
 
-def _links(ctx: Ctx) -> Links:
-    return Links(ctx.world, ctx.urls)
-
-
 def _pull(ctx: Ctx) -> PullRequest:
     return or_not_found(ctx.world.pull_request(ctx.number("pull_number")))
 
@@ -62,7 +58,7 @@ def _list(ctx: Ctx) -> Any:
     key = "updated_at" if ctx.param("sort") in ("updated", "long-running") else "created_at"
     descending = (ctx.param("direction") or "desc") != "asc"
     chosen.sort(key=lambda p: (getattr(p, key), p.number), reverse=descending)
-    links = _links(ctx)
+    links = ctx.links
     return [pull_json(links, p, full=False) for p in paged(ctx, chosen)]
 
 
@@ -85,8 +81,8 @@ def _get(ctx: Ctx) -> Any:
     if accept.endswith(".diff"):
         return ApiResponse(200, diff_text(pull).encode(), _media("diff"))
     if accept.endswith(".patch"):
-        return ApiResponse(200, _patch_text(pull, _links(ctx)).encode(), _media("patch"))
-    return pull_json(_links(ctx), pull)
+        return ApiResponse(200, _patch_text(pull, ctx.links).encode(), _media("patch"))
+    return pull_json(ctx.links, pull)
 
 
 def _media(kind: str) -> dict[str, str]:
@@ -108,20 +104,20 @@ def _update(ctx: Ctx) -> Any:
         pull.state = "OPEN" if body["state"] == "open" else "CLOSED"
         pull.closed_at = None if pull.state == "OPEN" else ctx.world.clock
     pull.updated_at = ctx.world.tick()
-    return pull_json(_links(ctx), pull)
+    return pull_json(ctx.links, pull)
 
 
 @route("GET", _PULL + "/files")
 def _files(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    links = _links(ctx)
+    links = ctx.links
     return [file_json(links, pull, f) for f in paged(ctx, list(pull.files))]
 
 
 @route("GET", _PULL + "/commits")
 def _commits(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    links = _links(ctx)
+    links = ctx.links
     commits = pull_commits(pull)
     parents = [pull.base_sha, *(sha for sha, _, _ in commits)]
     rendered = [
@@ -134,7 +130,7 @@ def _commits(ctx: Ctx) -> Any:
 @route("GET", _PULL + "/reviews")
 def _reviews(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    links = _links(ctx)
+    links = ctx.links
     return [review_json(links, pull, r) for r in paged(ctx, list(pull.reviews))]
 
 
@@ -143,7 +139,7 @@ def _review_by_id(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     wanted = ctx.number("review_id")
     found = or_not_found(next((r for r in pull.reviews if r.id == wanted), None))
-    return review_json(_links(ctx), pull, found)
+    return review_json(ctx.links, pull, found)
 
 
 _EVENTS = {
@@ -165,7 +161,7 @@ def _review(ctx: Ctx) -> Any:
         raise RestError(422, "Unprocessable Entity", [{"message": message}])
     text = ctx.body.get("body")
     call(ctx, _EVENTS[event], {**_by_number(ctx, pull), **({"body": text} if text else {})})
-    return review_json(_links(ctx), pull, pull.reviews[-1])
+    return review_json(ctx.links, pull, pull.reviews[-1])
 
 
 def _notes(pull: PullRequest) -> list[ReviewComment]:
@@ -175,7 +171,7 @@ def _notes(pull: PullRequest) -> list[ReviewComment]:
 @route("GET", _PULL + "/comments")
 def _review_comments(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    links = _links(ctx)
+    links = ctx.links
     return [review_comment_json(links, pull, n) for n in paged(ctx, _notes(pull))]
 
 
@@ -192,7 +188,7 @@ def _reply(ctx: Ctx, pull: PullRequest, note_id: int) -> Any:
     if not text.strip():
         raise missing_field("PullRequestReviewComment", "body")
     call(ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": text})
-    return review_comment_json(_links(ctx), pull, thread.comments[-1])
+    return review_comment_json(ctx.links, pull, thread.comments[-1])
 
 
 @route("POST", _PULL + "/comments/{comment_id}/replies")
@@ -217,14 +213,14 @@ def _review_comment(ctx: Ctx) -> Any:
     for pull in ctx.world.pull_requests:
         for note in _notes(pull):
             if note.id == wanted:
-                return review_comment_json(_links(ctx), pull, note)
+                return review_comment_json(ctx.links, pull, note)
     raise RestError(404, "Not Found")
 
 
 @route("GET", _PULL + "/requested_reviewers")
 def _requested(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    links = _links(ctx)
+    links = ctx.links
     return {"users": [user_json(links, u) for u in pull.requested_reviewers], "teams": []}
 
 
@@ -234,7 +230,7 @@ def _request_reviewers(ctx: Ctx) -> Any:
     reviewers = [str(x) for x in ctx.body.get("reviewers") or []]
     if reviewers:
         call(ctx, "pr.reviewers.request", {**_by_number(ctx, pull), "reviewers": reviewers})
-    return pull_json(_links(ctx), pull, full=False)
+    return pull_json(ctx.links, pull, full=False)
 
 
 @route("DELETE", _PULL + "/requested_reviewers")
@@ -244,7 +240,7 @@ def _unrequest(ctx: Ctx) -> Any:
     pull.requested_reviewers = [r for r in pull.requested_reviewers if r not in dropped]
     pull.updated_at = ctx.world.tick()
     ctx.mutated = True
-    return pull_json(_links(ctx), pull, full=False)
+    return pull_json(ctx.links, pull, full=False)
 
 
 @route("GET", _PULL + "/merge", status=204)
@@ -281,5 +277,5 @@ def _update_branch(ctx: Ctx) -> Any:
     call(ctx, "pr.branch.update", _by_number(ctx, pull))
     return {
         "message": "Updating pull request branch.",
-        "url": _links(ctx).web(f"pull/{pull.number}"),
+        "url": ctx.links.web(f"pull/{pull.number}"),
     }

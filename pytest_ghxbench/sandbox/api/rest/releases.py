@@ -80,10 +80,6 @@ def release_json(links: Links, release: Release) -> A:
     }
 
 
-def _links(ctx: Ctx) -> Links:
-    return Links(ctx.world, ctx.urls)
-
-
 def _release(ctx: Ctx) -> Release:
     return or_not_found(ctx.world.release(ctx.number("release_id")))
 
@@ -91,7 +87,7 @@ def _release(ctx: Ctx) -> Release:
 @route("GET", "/repos/{owner}/{repo}/releases")
 def _list(ctx: Ctx) -> Any:
     newest = sorted(ctx.world.releases, key=lambda r: (r.created_at, r.id), reverse=True)
-    links = _links(ctx)
+    links = ctx.links
     return [release_json(links, r) for r in paged(ctx, newest)]
 
 
@@ -100,19 +96,19 @@ def _latest(ctx: Ctx) -> Any:
     published = [r for r in ctx.world.releases if not r.draft and not r.prerelease]
     if not published:
         raise RestError(404, "Not Found")
-    return release_json(_links(ctx), max(published, key=lambda r: r.published_at or ""))
+    return release_json(ctx.links, max(published, key=lambda r: r.published_at or ""))
 
 
 @route("GET", "/repos/{owner}/{repo}/releases/tags/{tag}")
 def _by_tag(ctx: Ctx) -> Any:
     tag = ctx.args["tag"]
     found = next((r for r in ctx.world.releases if r.tag_name == tag and not r.draft), None)
-    return release_json(_links(ctx), or_not_found(found))
+    return release_json(ctx.links, or_not_found(found))
 
 
 @route("GET", "/repos/{owner}/{repo}/releases/{release_id}")
 def _get(ctx: Ctx) -> Any:
-    return release_json(_links(ctx), _release(ctx))
+    return release_json(ctx.links, _release(ctx))
 
 
 _FIELDS = (
@@ -138,7 +134,7 @@ def _create(ctx: Ctx) -> Any:
         created = call(
             ctx, "release.publish_draft", {**repo_input(ctx), "releaseId": created["id"]}
         )
-    return release_json(_links(ctx), or_not_found(ctx.world.release(created["id"])))
+    return release_json(ctx.links, or_not_found(ctx.world.release(created["id"])))
 
 
 @route("PATCH", "/repos/{owner}/{repo}/releases/{release_id}")
@@ -155,7 +151,7 @@ def _edit(ctx: Ctx) -> Any:
     elif changes or body.get("draft") is True:
         extra = {"draft": True} if body.get("draft") else {}
         call(ctx, "release.update", {**base, **changes, **extra})
-    return release_json(_links(ctx), release)
+    return release_json(ctx.links, release)
 
 
 @route("DELETE", "/repos/{owner}/{repo}/releases/{release_id}", status=204)
@@ -168,7 +164,7 @@ def _delete(ctx: Ctx) -> Any:
 @route("GET", "/repos/{owner}/{repo}/releases/{release_id}/assets")
 def _assets(ctx: Ctx) -> Any:
     release = _release(ctx)
-    links = _links(ctx)
+    links = ctx.links
     return [_asset_json(links, release, a) for a in paged(ctx, list(release.assets))]
 
 
@@ -191,7 +187,7 @@ def _upload(ctx: Ctx) -> Any:
     )
     release.assets.append(asset)
     ctx.mutated = True
-    return _asset_json(_links(ctx), release, asset)
+    return _asset_json(ctx.links, release, asset)
 
 
 def _find_asset(ctx: Ctx) -> tuple[Release, ReleaseAsset]:
@@ -206,7 +202,7 @@ def _find_asset(ctx: Ctx) -> tuple[Release, ReleaseAsset]:
 @route("GET", "/repos/{owner}/{repo}/releases/assets/{asset_id}")
 def _asset(ctx: Ctx) -> Any:
     release, asset = _find_asset(ctx)
-    return _asset_json(_links(ctx), release, asset)
+    return _asset_json(ctx.links, release, asset)
 
 
 @route("DELETE", "/repos/{owner}/{repo}/releases/assets/{asset_id}", status=204)

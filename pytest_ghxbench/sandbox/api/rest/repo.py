@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.links import Links, fake_sha
+from pytest_ghxbench.sandbox.api.rest.links import fake_sha
 from pytest_ghxbench.sandbox.api.rest.render_core import (
     full_repository,
     label_json,
@@ -28,24 +28,20 @@ from pytest_ghxbench.sandbox.state import Issue, Label, PullRequest
 __all__ = ["resolve_ref"]
 
 
-def links_of(ctx: Ctx) -> Links:
-    return Links(ctx.world, ctx.urls)
-
-
 @route("GET", "/repos/{owner}/{repo}")
 def _repo(ctx: Ctx) -> Any:
-    return full_repository(links_of(ctx))
+    return full_repository(ctx.links)
 
 
 @route("GET", "/repos/{owner}/{repo}/labels")
 def _labels(ctx: Ctx) -> Any:
-    links = links_of(ctx)
+    links = ctx.links
     return [label_json(links, lab) for lab in paged(ctx, list(ctx.world.labels))]
 
 
 @route("GET", "/repos/{owner}/{repo}/labels/{name}")
 def _label(ctx: Ctx) -> Any:
-    return label_json(links_of(ctx), or_not_found(ctx.world.label(ctx.args["name"])))
+    return label_json(ctx.links, or_not_found(ctx.world.label(ctx.args["name"])))
 
 
 _COLOR = re.compile(r"^[0-9a-fA-F]{6}$")
@@ -82,7 +78,7 @@ def _create_label(ctx: Ctx) -> Any:
     )
     world.labels.append(label)
     ctx.mutated = True
-    return label_json(links_of(ctx), label)
+    return label_json(ctx.links, label)
 
 
 @route("PATCH", "/repos/{owner}/{repo}/labels/{name}")
@@ -105,7 +101,7 @@ def _edit_label(ctx: Ctx) -> Any:
             item.labels = [new_name if n == label.name else n for n in item.labels]
         label.name = new_name
     ctx.mutated = True
-    return label_json(links_of(ctx), label)
+    return label_json(ctx.links, label)
 
 
 @route("DELETE", "/repos/{owner}/{repo}/labels/{name}", status=204)
@@ -124,25 +120,25 @@ def _delete_label(ctx: Ctx) -> Any:
 def _milestones(ctx: Ctx) -> Any:
     state = (ctx.param("state") or "open").upper()
     chosen = [m for m in ctx.world.milestones if state in ("ALL", m.state)]
-    links = links_of(ctx)
+    links = ctx.links
     return [milestone_json(links, m) for m in paged(ctx, chosen)]
 
 
 @route("GET", "/repos/{owner}/{repo}/milestones/{milestone_number}")
 def _milestone(ctx: Ctx) -> Any:
     found = ctx.world.milestone(ctx.number("milestone_number"))
-    return milestone_json(links_of(ctx), or_not_found(found))
+    return milestone_json(ctx.links, or_not_found(found))
 
 
 @route("GET", "/repos/{owner}/{repo}/assignees")
 def _assignees(ctx: Ctx) -> Any:
-    links = links_of(ctx)
+    links = ctx.links
     return [user_json(links, login) for login in paged(ctx, list(ctx.world.collaborators))]
 
 
 @route("GET", "/repos/{owner}/{repo}/collaborators")
 def _collaborators(ctx: Ctx) -> Any:
-    links = links_of(ctx)
+    links = ctx.links
     owner = ctx.world.repository.owner
     people = []
     for login in paged(ctx, list(ctx.world.collaborators)):
@@ -182,7 +178,7 @@ def _issue_types(ctx: Ctx) -> Any:
 
 @route("GET", "/user")
 def _viewer(ctx: Ctx) -> Any:
-    return public_user(links_of(ctx), ctx.world.viewer, private=True)
+    return public_user(ctx.links, ctx.world.viewer, private=True)
 
 
 @route("GET", "/users/{username}")
@@ -190,7 +186,7 @@ def _user(ctx: Ctx) -> Any:
     login = ctx.args["username"].removesuffix("[bot]")
     if login not in {u.login for u in ctx.world.users}:
         raise RestError(404, "Not Found")
-    return public_user(links_of(ctx), login)
+    return public_user(ctx.links, login)
 
 
 @route("GET", "/rate_limit")
@@ -214,7 +210,7 @@ def resolve_ref(ctx: Ctx, ref: str) -> str:
 
 
 def _branch_json(ctx: Ctx, name: str, sha: str, protected: bool) -> dict[str, Any]:
-    links = links_of(ctx)
+    links = ctx.links
     return {
         "name": name,
         "commit": {"sha": sha, "url": links.api(f"commits/{sha}")},
@@ -230,7 +226,7 @@ def _branches(ctx: Ctx) -> Any:
 
 @route("GET", "/repos/{owner}/{repo}/tags")
 def _tags(ctx: Ctx) -> Any:
-    links = links_of(ctx)
+    links = ctx.links
     tags = [r.tag_name for r in ctx.world.releases if not r.draft]
     return [
         {
@@ -252,7 +248,7 @@ def _combined_status(ctx: Ctx) -> Any:
     """The combined commit status of the legacy statuses API. The sandbox's CI reports check
     runs only, which GitHub leaves out of it: like a repository whose CI is all Actions, the
     state is ``pending`` with no statuses."""
-    links = links_of(ctx)
+    links = ctx.links
     sha = resolve_ref(ctx, ctx.args["ref"])
     return {
         "state": "pending",

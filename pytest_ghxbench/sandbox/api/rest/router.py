@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlencode
 
+from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.state import World
@@ -73,6 +74,11 @@ class Ctx:
     @property
     def urls(self) -> ApiUrls:
         return self.request.urls
+
+    @property
+    def links(self) -> Links:
+        """URLs and ids of the world's objects, on the hosts this request came in on."""
+        return Links(self.world, self.request.urls)
 
     def param(self, name: str, default: str | None = None) -> str | None:
         return self.request.param(name, default)
