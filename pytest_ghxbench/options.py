@@ -26,6 +26,8 @@ DEFAULT_BASELINE = "agent_direct"
 DEFAULT_CANDIDATE = "ghx"
 DEFAULT_RESULTS = ".ghxbench"
 DEFAULT_SCENARIO_ROOT = "scenarios"
+KNOWN_MODES = ("agent_direct", "mcp", "ghx")
+"""The built-in modes (adapters and config can add more)."""
 
 
 @dataclass(frozen=True)
@@ -338,3 +340,10 @@ def _as_bool(raw: Any) -> bool:
     if raw is None:
         return False
     return str(raw).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def selected_modes(config: pytest.Config) -> tuple[str, ...]:
+    """The modes the session runs, with ``all`` read as every built-in mode (what a backend's
+    preflight needs to know before any adapter has said which modes it drives)."""
+    modes = resolve_settings(config).modes or ()
+    return tuple(dict.fromkeys(KNOWN_MODES if "all" in modes else modes))

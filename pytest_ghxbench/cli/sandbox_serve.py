@@ -24,12 +24,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pytest_ghxbench.options import KNOWN_MODES
+
 if TYPE_CHECKING:
     from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["MODES", "run_command", "serve"]
+__all__ = ["run_command", "serve"]
 
-MODES = ("agent_direct", "mcp", "ghx")
 EXIT_UNAVAILABLE = 2
 EXIT_USAGE = 4
 EXIT_NOT_FOUND = 127
@@ -50,7 +51,7 @@ def _parser(command: str) -> _Parser:
     if command == "serve":
         parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any)")
     else:
-        choices = ", ".join(MODES)
+        choices = ", ".join(KNOWN_MODES)
         parser.add_argument("--mode", default="agent_direct", help=f"one of {choices}")
         parser.add_argument("--gh", help="gh binary for agent_direct (default: the pinned one)")
         parser.add_argument("--mcp-server", help="MCP server command for mcp (default: pinned)")
@@ -136,10 +137,10 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
         words, command = words[:at], words[at + 1 :]
     try:
         options = _parser("run").parse_args(words)
-        if options.mode not in MODES:
+        if options.mode not in KNOWN_MODES:
             raise _Usage(
                 f"ghxbench sandbox run: unknown mode {options.mode!r}; expected one of "
-                f"{', '.join(MODES)}"
+                f"{', '.join(KNOWN_MODES)}"
             )
         if not command:
             raise _Usage("ghxbench sandbox run: give the command after --, e.g. -- gh pr view 7")

@@ -240,10 +240,9 @@ class GitHubBackend:
     def _check_mcp_server(self, config: Any) -> None:
         if config is None:
             return
-        from pytest_ghxbench.options import resolve_settings
+        from pytest_ghxbench.options import selected_modes
 
-        modes = resolve_settings(config).modes or ()
-        if "mcp" not in modes and "all" not in modes:
+        if "mcp" not in selected_modes(config):
             return
         program = self.settings.mcp_command[0]
         if shutil.which(program) is None:

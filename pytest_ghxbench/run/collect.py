@@ -11,6 +11,7 @@ import pytest
 from _pytest._code.code import TerminalRepr
 from _pytest._io import TerminalWriter
 
+from pytest_ghxbench.options import KNOWN_MODES
 from pytest_ghxbench.run.attempt import AttemptOutcome, run_attempt
 from pytest_ghxbench.run.keys import SESSION_KEY, register_marker
 from pytest_ghxbench.run.rows import ItemIdentity, item_name
@@ -19,7 +20,6 @@ from pytest_ghxbench.scenario.loader import ScenarioError
 from pytest_ghxbench.scenario.manifest import MissingResource, bind_input, missing_resources
 
 RESERVED_MARKERS = ("atomic", "workflow")
-KNOWN_MODES = ("agent_direct", "mcp", "ghx")
 # pytest-timeout fires this long after the scenario's own deadline: the adapter gets the
 # chance to stop cooperatively first.
 BACKSTOP_GRACE_S = 2.0

@@ -210,7 +210,11 @@ class SandboxBackend:
 
     def preflight(self, config: Any = None) -> None:
         """Once per session: the real clients the selected modes run are installed."""
-        modes = _selected_modes(config)
+        if config is None:
+            return
+        from pytest_ghxbench.options import selected_modes
+
+        modes = selected_modes(config)
         try:
             if "agent_direct" in modes:
                 self.clients.gh_program()
@@ -229,12 +233,3 @@ class SandboxBackend:
             if self._server is not None:
                 self._server.close()
                 self._server = None
-
-
-def _selected_modes(config: Any) -> tuple[str, ...]:
-    if config is None:
-        return ()
-    from pytest_ghxbench.options import resolve_settings
-
-    modes = resolve_settings(config).modes or ()
-    return ("agent_direct", "mcp", "ghx") if "all" in modes else modes
