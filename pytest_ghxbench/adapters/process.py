@@ -256,8 +256,29 @@ def executable_version(path: str, timeout_s: float = 15.0) -> str | None:
 
 
 MCP_COMMAND_ENV = "GHXBENCH_MCP_COMMAND"
-"""Set by a backend whose items need an MCP server other than the sandbox's (the ``github``
-backend: a launcher of GitHub's MCP server with the token): a shell-quoted command line."""
+"""Set by a backend whose items need a particular MCP server (a launcher of GitHub's MCP server
+with the item's token, see :func:`write_launcher`): a shell-quoted command line."""
+
+
+def write_launcher(
+    path: Path,
+    variables: Mapping[str, str],
+    command: Sequence[str],
+    *,
+    pass_arguments: bool = False,
+) -> Path:
+    """Write a shell script (mode 0700: only its owner reads it) that exports ``variables`` and
+    execs ``command`` (with the script's own arguments when ``pass_arguments``). This is how a
+    backend hands an MCP server its token without putting it on a command line, in a runtime's
+    configuration or in the agent's environment."""
+    lines = ["#!/bin/sh"]
+    for name, value in variables.items():
+        lines += [f"{name}={shlex.quote(value)}", f"export {name}"]
+    lines.append("exec " + shlex.join(command) + (' "$@"' if pass_arguments else ""))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    return path
 
 
 def command_words(value: object) -> list[str] | None:

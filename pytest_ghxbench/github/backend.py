@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.adapters.process import command_words
+from pytest_ghxbench.adapters.process import command_words, write_launcher
 from pytest_ghxbench.api import AdapterUnavailable
 from pytest_ghxbench.github.client import DEFAULT_API_URL, GitHubClient, GitHubError
 
@@ -182,16 +182,10 @@ class GitHubBackend:
     def _mcp_launcher(self, workdir: Path, token: str, host: str | None) -> Path:
         """A script in the item's scratch directory that starts the MCP server with the token
         in its environment, so no runtime has to put the token on a command line."""
-        lines = ["#!/bin/sh", f"GITHUB_PERSONAL_ACCESS_TOKEN={shlex.quote(token)}"]
-        lines.append("export GITHUB_PERSONAL_ACCESS_TOKEN")
+        variables = {"GITHUB_PERSONAL_ACCESS_TOKEN": token}
         if host is not None:
-            lines += [f"GITHUB_HOST={shlex.quote('https://' + host)}", "export GITHUB_HOST"]
-        lines.append("exec " + shlex.join(self.settings.mcp_command))
-        launcher = workdir / _MCP_LAUNCHER
-        fd = os.open(launcher, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write("\n".join(lines) + "\n")
-        return launcher
+            variables["GITHUB_HOST"] = "https://" + host
+        return write_launcher(workdir / _MCP_LAUNCHER, variables, self.settings.mcp_command)
 
     # ----------------------------------------------------------------- preflight
 

@@ -18,7 +18,7 @@ import os
 import shlex
 from pathlib import Path
 
-from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV
+from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV, write_launcher
 from pytest_ghxbench.sandbox.clients import MCP_SERVER, Clients
 
 __all__ = ["SANDBOX_HOST", "item_environment", "proxy_environment"]
@@ -75,8 +75,15 @@ def item_environment(
         _link(bin_dir / "gh", clients.gh_program())
         env.update({"GH_HOST": SANDBOX_HOST, "GH_TOKEN": token, "GH_REPO": repo})
     elif mode == "mcp":
-        launcher = bin_dir / MCP_SERVER
-        _write_launcher(launcher, clients.mcp_command(), token, proxy_url, bundle, ca_file)
+        # The token lives only in this launcher, never on a command line or in the agent's env.
+        server = {
+            "GITHUB_PERSONAL_ACCESS_TOKEN": token,
+            "GITHUB_HOST": f"http://{SANDBOX_HOST}",
+            **proxy_environment(proxy_url, bundle, ca_file),
+        }
+        launcher = write_launcher(
+            bin_dir / MCP_SERVER, server, clients.mcp_command(), pass_arguments=True
+        )
         env[MCP_COMMAND_ENV] = shlex.join([str(launcher), "stdio"])
     current = os.environ.get("PATH", os.defpath) if base_path is None else base_path
     env["PATH"] = f"{bin_dir}{os.pathsep}{current}" if current else str(bin_dir)
@@ -86,21 +93,3 @@ def item_environment(
 def _link(target: Path, program: str) -> None:
     target.unlink(missing_ok=True)
     target.symlink_to(program)
-
-
-def _write_launcher(
-    path: Path, command: list[str], token: str, proxy_url: str, bundle: Path, ca_file: Path
-) -> None:
-    """A script that starts the MCP server on the item's world: the token lives here, in a file
-    only the owner can read, never on a command line or in the agent's environment."""
-    variables = {
-        "GITHUB_PERSONAL_ACCESS_TOKEN": token,
-        "GITHUB_HOST": f"http://{SANDBOX_HOST}",
-        **proxy_environment(proxy_url, bundle, ca_file),
-    }
-    lines = ["#!/bin/sh", "# github-mcp-server for one pytest-ghxbench sandbox item."]
-    lines += [f"{name}={shlex.quote(value)}; export {name}" for name, value in variables.items()]
-    lines.append(f'exec {shlex.join(command)} "$@"')
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
