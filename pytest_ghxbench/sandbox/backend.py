@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.api import AdapterUnavailable
-from pytest_ghxbench.sandbox.api.registry import Slot
+from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
 from pytest_ghxbench.sandbox.item_env import item_environment
@@ -91,6 +91,7 @@ class SandboxSession:
         self._state_version: tuple[int, int, int] | None = None
         self._token: str | None = None
         self._slot: Slot | None = None
+        self._registry: WorldRegistry | None = None
         self.env: Mapping[str, str] = ProcessEnv(self)
 
     @property
@@ -140,6 +141,7 @@ class SandboxSession:
         server = self._backend.server()
         token = ""
         if self.mode in SERVED_MODES:
+            self._registry = server.registry
             self._token, self._slot = server.registry.register(self._world, self.item_id)
             token = self._token
         return item_environment(
@@ -170,8 +172,8 @@ class SandboxSession:
     def close(self) -> None:
         """Withdraw the item's token from the API server. The world (and any state file, in
         the per-attempt working directory) is garbage once the item is done."""
-        if self._token is not None and self._backend is not None:
-            self._backend.server().registry.unregister(self._token)
+        if self._token is not None and self._registry is not None:
+            self._registry.unregister(self._token)
             self._token = None
 
 

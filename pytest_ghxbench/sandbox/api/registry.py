@@ -36,10 +36,6 @@ class Slot:
         with self.lock:
             yield self.world
 
-    def replace(self, world: World) -> None:
-        with self.lock:
-            self.world = world
-
 
 class WorldRegistry:
     """Token -> :class:`Slot`; thread-safe."""
@@ -63,7 +59,3 @@ class WorldRegistry:
     def get(self, token: str) -> Slot | None:
         with self._lock:
             return self._slots.get(token)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._slots)

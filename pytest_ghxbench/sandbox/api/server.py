@@ -20,6 +20,7 @@ import itertools
 import secrets
 import socket
 import ssl
+import sys
 import threading
 import time
 import traceback
@@ -74,8 +75,6 @@ class ApiServer:
     ) -> None:
         self.registry = registry or WorldRegistry()
         self.ca = SessionCA(state_dir)
-        self.errors: list[str] = []
-        """Tracebacks of requests the sandbox failed on (answered 500)."""
         self._blobs: OrderedDict[str, _Blob] = OrderedDict()
         self._blob_lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -140,16 +139,15 @@ class ApiServer:
 
     def answer(
         self,
+        where: hosts.Route,
         method: str,
-        scheme: str,
-        host: str,
-        target: str,
+        url: str,
+        query: str,
         headers: dict[str, str],
         body: bytes,
     ) -> ApiResponse:
-        """The response to a GitHub request (``route`` already said it is one)."""
-        parts = urlsplit(target)
-        where = hosts.route(scheme, host, parts.path, method)
+        """The response to a request for a GitHub host, routed to ``where``; ``url`` is what
+        the client asked for (recorded on the world), ``query`` its query string."""
         if where.kind == "blob":
             with self._blob_lock:
                 blob = self._blobs.get(where.path)
@@ -159,7 +157,7 @@ class ApiServer:
             if blob.filename:
                 extra["Content-Disposition"] = f"attachment; filename={blob.filename}"
             return ApiResponse(200, blob.data, extra)
-        if where.kind in ("unknown", "foreign") or where.urls is None:
+        if where.kind == "unknown" or where.urls is None:
             return ApiResponse.error(404, "Not Found")
         slot = self._slot(headers)
         if slot is None:
@@ -169,7 +167,7 @@ class ApiServer:
         request = ApiRequest(
             method=method,
             path=where.path,
-            query=parse_qs(parts.query, keep_blank_values=True),
+            query=parse_qs(query, keep_blank_values=True),
             headers=headers,
             body=body,
             urls=where.urls,
@@ -186,11 +184,14 @@ class ApiServer:
 
                     response = handle(world, request)
         except Exception:
-            self.errors.append(traceback.format_exc())
+            # A fault of the sandbox's, not the client's: the client gets a 500 (the item's
+            # clients see it as a failure) and the traceback goes to stderr, where pytest shows
+            # it with the item.
+            sys.stderr.write(f"ghxbench sandbox: {method} {url} failed:\n{traceback.format_exc()}")
             response = ApiResponse.error(500, "The sandbox failed on this request")
         resource = "graphql" if where.kind == "graphql" else "core"
         response.headers.update(self._github_headers(resource))
-        slot.requests.append((method, f"{scheme}://{host}{target}", response.status))
+        slot.requests.append((method, url, response.status))
         return response
 
     def _slot(self, headers: dict[str, str]) -> Slot | None:
@@ -285,6 +286,8 @@ class _Handler(BaseHTTPRequestHandler):
             parts = urlsplit(target)
             scheme, host = parts.scheme, parts.netloc
             target = parts.path + (f"?{parts.query}" if parts.query else "")
+        path, _, query = (target or "/").partition("?")
+        where = hosts.route(scheme, host, path, self.command)
         try:
             body = self._read_body()
         except ValueError as exc:
@@ -292,11 +295,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(ApiResponse.error(400, str(exc)))
             return
         headers = {k.lower(): v for k, v in self.headers.items()}
-        if hosts.route(scheme, host, "/", "GET").kind == "foreign":
+        if where.kind == "foreign":
             self._forward(host, target, body)
             return
-        response = self.server.api.answer(self.command, scheme, host, target or "/", headers, body)
-        self._send(response)
+        url = f"{scheme}://{host}{target or '/'}"
+        self._send(self.server.api.answer(where, self.command, url, query, headers, body))
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _any
 
