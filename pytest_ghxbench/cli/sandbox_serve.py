@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TextIO
 from pytest_ghxbench.options import KNOWN_MODES
 
 if TYPE_CHECKING:
+    from pytest_ghxbench.sandbox.api.server import ApiServer
     from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["run_command", "serve"]
@@ -76,27 +77,39 @@ def _save(state: Path | None, world: World) -> None:
 def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     """``ghxbench sandbox serve``; returns the exit status."""
     from pytest_ghxbench.sandbox.api.server import ApiServer, PortInUse
-    from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, proxy_environment
     from pytest_ghxbench.sandbox.statefile import StateFileError
 
     try:
         options = _parser("serve").parse_args(list(args))
         world = _load(options.state)
-        server = ApiServer(Path(tempfile.mkdtemp(prefix="ghxbench-serve-")), port=options.port)
     except _Usage as exc:
         err.write(f"{exc}\n")
         return EXIT_USAGE
-    except (StateFileError, PortInUse) as exc:
+    except StateFileError as exc:
         err.write(f"ghxbench sandbox serve: {exc}\n")
         return EXIT_UNAVAILABLE
+    with tempfile.TemporaryDirectory(prefix="ghxbench-serve-") as ca_dir:
+        try:
+            server = ApiServer(Path(ca_dir), port=options.port)
+        except PortInUse as exc:
+            err.write(f"ghxbench sandbox serve: {exc}\n")
+            return EXIT_UNAVAILABLE
+        _serve(server, world, options.state, out)
+    return 0
+
+
+def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> None:
+    from pytest_ghxbench.sandbox.item_env import (
+        gh_variables,
+        mcp_server_variables,
+        proxy_environment,
+    )
+
     token, slot = server.registry.register(world, "serve")
     lines = {
         **proxy_environment(server.proxy_url, server.ca.bundle_file, server.ca.ca_file),
-        "GH_HOST": SANDBOX_HOST,
-        "GH_TOKEN": token,
-        "GH_REPO": world.repository.full_name,
-        "GITHUB_HOST": f"http://{SANDBOX_HOST}",
-        "GITHUB_PERSONAL_ACCESS_TOKEN": token,
+        **gh_variables(token, world.repository.full_name),
+        **mcp_server_variables(token),
         "GITHUB_API_URL": f"{server.proxy_url}/api/v3",
         "GITHUB_GRAPHQL_URL": f"{server.proxy_url}/api/graphql",
     }
@@ -118,8 +131,7 @@ def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
         signal.signal(signal.SIGTERM, previous)
         server.close()
         with slot.held() as final:
-            _save(options.state, final)
-    return 0
+            _save(state, final)
 
 
 def run_command(args: Sequence[str], err: TextIO) -> int:

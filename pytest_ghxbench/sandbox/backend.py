@@ -189,6 +189,7 @@ class SandboxBackend:
         self.seed = seed
         self.clients = clients or Clients()
         self._server: ApiServer | None = None
+        self._state_dir: tempfile.TemporaryDirectory[str] | None = None
         self._server_lock = threading.Lock()
 
     def manifest(self) -> dict[str, Any]:
@@ -205,8 +206,9 @@ class SandboxBackend:
             if self._server is None:
                 from pytest_ghxbench.sandbox.api.server import ApiServer
 
-                state_dir = Path(tempfile.mkdtemp(prefix="ghxbench-sandbox-"))
-                self._server = ApiServer(state_dir).start()
+                # The session CA's files live as long as the server, then go.
+                self._state_dir = tempfile.TemporaryDirectory(prefix="ghxbench-sandbox-")
+                self._server = ApiServer(Path(self._state_dir.name)).start()
                 atexit.register(self.close)
             return self._server
 
@@ -235,3 +237,6 @@ class SandboxBackend:
             if self._server is not None:
                 self._server.close()
                 self._server = None
+            if self._state_dir is not None:
+                self._state_dir.cleanup()
+                self._state_dir = None

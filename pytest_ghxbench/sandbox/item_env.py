@@ -21,7 +21,13 @@ from pathlib import Path
 from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV, write_launcher
 from pytest_ghxbench.sandbox.clients import MCP_SERVER, Clients
 
-__all__ = ["SANDBOX_HOST", "item_environment", "proxy_environment"]
+__all__ = [
+    "SANDBOX_HOST",
+    "gh_variables",
+    "item_environment",
+    "mcp_server_variables",
+    "proxy_environment",
+]
 
 SANDBOX_HOST = "github.localhost"
 """The GitHub host items see; gh derives ``api.github.localhost`` and plain HTTP from it."""
@@ -45,6 +51,17 @@ def proxy_environment(proxy_url: str, bundle: Path, ca_file: Path) -> dict[str, 
     return env
 
 
+def gh_variables(token: str, repo: str) -> dict[str, str]:
+    """What points gh at the sandbox: its host (plain HTTP through the proxy), the token and the
+    repository commands default to."""
+    return {"GH_HOST": SANDBOX_HOST, "GH_TOKEN": token, "GH_REPO": repo}
+
+
+def mcp_server_variables(token: str) -> dict[str, str]:
+    """What points GitHub's MCP server at the sandbox (the Enterprise Server layout)."""
+    return {"GITHUB_PERSONAL_ACCESS_TOKEN": token, "GITHUB_HOST": f"http://{SANDBOX_HOST}"}
+
+
 def item_environment(
     *,
     mode: str,
@@ -55,7 +72,6 @@ def item_environment(
     repo: str,
     workdir: Path,
     clients: Clients,
-    base_path: str | None = None,
 ) -> dict[str, str]:
     """The variables an item of ``mode`` runs its tools with (added on top of a scrubbed
     environment by the adapter). Writes the item's HOME and ``bin/`` under ``workdir``."""
@@ -64,28 +80,25 @@ def item_environment(
     (config / "gh").mkdir(parents=True, exist_ok=True)
     bin_dir = workdir / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
+    proxy = proxy_environment(proxy_url, bundle, ca_file)
     env = {
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(config),
         "GH_CONFIG_DIR": str(config / "gh"),
         **_QUIET_GH,
-        **proxy_environment(proxy_url, bundle, ca_file),
+        **proxy,
     }
     if mode == "agent_direct":
         _link(bin_dir / "gh", clients.gh_program())
-        env.update({"GH_HOST": SANDBOX_HOST, "GH_TOKEN": token, "GH_REPO": repo})
+        env.update(gh_variables(token, repo))
     elif mode == "mcp":
         # The token lives only in this launcher, never on a command line or in the agent's env.
-        server = {
-            "GITHUB_PERSONAL_ACCESS_TOKEN": token,
-            "GITHUB_HOST": f"http://{SANDBOX_HOST}",
-            **proxy_environment(proxy_url, bundle, ca_file),
-        }
+        server = {**mcp_server_variables(token), **proxy}
         launcher = write_launcher(
             bin_dir / MCP_SERVER, server, clients.mcp_command(), pass_arguments=True
         )
         env[MCP_COMMAND_ENV] = shlex.join([str(launcher), "stdio"])
-    current = os.environ.get("PATH", os.defpath) if base_path is None else base_path
+    current = os.environ.get("PATH", os.defpath)
     env["PATH"] = f"{bin_dir}{os.pathsep}{current}" if current else str(bin_dir)
     return env
 
