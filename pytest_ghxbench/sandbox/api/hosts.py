@@ -25,6 +25,12 @@ _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 Kind = Literal["rest", "graphql", "upload", "blob", "unknown", "foreign"]
 
 
+_ENTERPRISE_PREFIXES: tuple[tuple[str, Kind], ...] = (
+    ("/api/v3", "rest"),
+    ("/api/uploads", "upload"),
+)
+
+
 @dataclass(frozen=True)
 class Route:
     kind: Kind
@@ -77,8 +83,7 @@ def _enterprise(scheme: str, host: str, path: str, method: str) -> Route:
         return Route("blob", path[len(BLOB_PREFIX) :], urls)
     if path.rstrip("/") == "/api/graphql" and method == "POST":
         return Route("graphql", "/graphql", urls)
-    for prefix, kind in (("/api/v3", "rest"), ("/api/uploads", "upload")):
+    for prefix, kind in _ENTERPRISE_PREFIXES:
         if path == prefix or path.startswith(prefix + "/"):
-            rest: Kind = "rest" if kind == "rest" else "upload"
-            return Route(rest, path[len(prefix) :] or "/", urls)
+            return Route(kind, path[len(prefix) :] or "/", urls)
     return Route("unknown", path, urls)
