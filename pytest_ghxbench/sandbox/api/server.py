@@ -95,6 +95,12 @@ class ApiServer:
     def proxy_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def api_url(self) -> str:
+        """The REST root on the loopback address (GraphQL is ``/api/graphql`` beside it), for
+        clients in this process that are given a base URL instead of the proxy."""
+        return f"http://127.0.0.1:{self.port}/api/v3"
+
     def start(self) -> ApiServer:
         if self._thread is None:
             self._thread = threading.Thread(
