@@ -16,6 +16,7 @@ __all__ = [
     "Release",
     "ReleaseAsset",
     "Repository",
+    "Tag",
     "User",
 ]
 
@@ -30,6 +31,17 @@ class Branch(StateModel):
     name: str
     sha: str
     protected: bool = False
+    files: dict[str, str] = Field(default_factory=dict)
+    """Files written on this branch through the contents API (path -> text). The seed's
+    repository contents are not modelled: only what the API wrote is known."""
+
+
+class Tag(StateModel):
+    """A lightweight tag created as a ref (``POST /git/refs``). Published releases' tags are
+    derived from the releases and are not listed here."""
+
+    name: str
+    sha: str
 
 
 class Repository(StateModel):
@@ -51,6 +63,7 @@ class Repository(StateModel):
     created_at: str = "2025-01-01T00:00:00Z"
     pushed_at: str = "2025-01-01T00:00:00Z"
     branches: list[Branch] = Field(default_factory=list)
+    tags: list[Tag] = Field(default_factory=list)
 
     @property
     def full_name(self) -> str:
