@@ -16,7 +16,6 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections import deque
@@ -297,19 +296,18 @@ def backend_mcp_command(env: Mapping[str, str]) -> list[str] | None:
 
 def mcp_server_command(env: Mapping[str, str]) -> tuple[str, list[str], dict[str, str]]:
     """``(command, args, env)`` of the MCP server for an item whose backend env is ``env``: the
-    backend's own (see :data:`MCP_COMMAND_ENV`; it needs no extra variables), else this
-    interpreter running ``-m pytest_ghxbench sandbox mcp`` on the item's sandbox state."""
-    from pytest_ghxbench.sandbox.statefile import STATE_ENV
-
+    backend's own (see :data:`MCP_COMMAND_ENV`; it needs no extra variables). A backend that
+    names none gives mcp items no server: that is a usage error, raised as
+    :class:`~pytest_ghxbench.api.AdapterUnavailable`."""
     own = backend_mcp_command(env)
-    if own:
-        return own[0], own[1:], {}
+    if not own:
+        from pytest_ghxbench.api import AdapterUnavailable
 
-    server_env = {STATE_ENV: env[STATE_ENV]} if STATE_ENV in env else {}
-    package_root = str(Path(__file__).resolve().parents[2])
-    server_env["PYTHONPATH"] = package_root
-    server_env["PYDANTIC_DISABLE_PLUGINS"] = "__all__"  # none needed; the lookup costs ~30 ms
-    return sys.executable, ["-X", "utf8", "-m", "pytest_ghxbench", "sandbox", "mcp"], server_env
+        raise AdapterUnavailable(
+            f"the item's backend names no MCP server ({MCP_COMMAND_ENV} is not set); mcp items "
+            "need a backend that serves one (sandbox, github)"
+        )
+    return own[0], own[1:], {}
 
 
 def provider_model(model: str | None, default_provider: str) -> tuple[str, str | None]:

@@ -92,11 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     # Listed for --help only: main() hands `sandbox ...` to cli.sandbox before parsing, so
-    # the gh/ghx command lines after it reach the sandbox untouched.
+    # the command line after `sandbox run --` reaches the command untouched.
     sandbox = commands.add_parser(
         "sandbox",
-        help="run the sandbox's gh/ghx CLIs on a state file",
-        description="Run the sandbox's gh and ghx CLIs as real processes on a state file.",
+        help="serve the sandbox's GitHub to any client; run a command as an item would",
+        description="Serve the sandbox's world as GitHub's API, run a command in an item's "
+        "environment, or write a world state file.",
         add_help=False,
     )
     sandbox.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARGS")
@@ -121,7 +122,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ghxbench`` command line; returns the exit status (4 on usage errors)."""
     arguments = list(argv) if argv is not None else sys.argv[1:]
     if arguments[:1] == ["sandbox"]:
-        # Every gh/ghx shim call of an agent lands here: skip building the whole parser.
         from pytest_ghxbench.cli.sandbox import run_sandbox
 
         return run_sandbox(arguments[1:])

@@ -20,13 +20,9 @@ BINARIES: Mapping[str, str] = {"agent_direct": "gh", "ghx": "ghx"}
 
 
 def _usage(binary: str) -> str:
-    if binary == "ghx":
-        from pytest_ghxbench.sandbox.dialects.ghx_cli import GHX_USAGE
+    from pytest_ghxbench.adapters.cli_usage import cli_usage
 
-        return GHX_USAGE
-    from pytest_ghxbench.sandbox.dialects.gh_cli import GH_USAGE
-
-    return GH_USAGE
+    return cli_usage("ghx" if binary == "ghx" else "agent_direct")
 
 
 class BashHost:

@@ -9,21 +9,28 @@ session exposes the item's world (``request.backend.world``).
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pytest_ghxbench.adapters.cli_usage import cli_usage
 from pytest_ghxbench.adapters.oracle.costs import cost_usd, model_time_ms
 from pytest_ghxbench.adapters.oracle.executors import EXECUTORS, NoPlan, Session, compact_json
 from pytest_ghxbench.adapters.oracle.transcript import (
     Transcript,
     account,
     bash_tool,
-    function_tool,
 )
 from pytest_ghxbench.api import RunRequest, RunResult
+from pytest_ghxbench.sandbox.backend import SandboxSession
+from pytest_ghxbench.sandbox.clients import Clients
 from pytest_ghxbench.scenario.prompt import mode_instructions
 from pytest_ghxbench.tokens import count_json, count_tokens
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.adapters.openai_chat.tools import McpHost
 
 __all__ = [
     "MODEL",
@@ -44,23 +51,13 @@ class OracleStepError(ValueError):
     """A workflow's ``oracle`` steps cannot be resolved against the bound input."""
 
 
-def tool_definitions(mode: str) -> list[dict[str, Any]]:
-    """The tools the agent is given in ``mode`` (chat-completions ``tools`` format)."""
-    if mode == "ghx":
-        from pytest_ghxbench.sandbox.dialects.ghx_cli import GHX_USAGE
-
-        return [bash_tool(GHX_USAGE)]
-    if mode == "agent_direct":
-        from pytest_ghxbench.sandbox.dialects.gh_cli import GH_USAGE
-
-        return [bash_tool(GH_USAGE)]
+def tool_definitions(mode: str, clients: Clients | None = None) -> list[dict[str, Any]]:
+    """The tools the agent is given in ``mode`` (chat-completions ``tools`` format): a ``bash``
+    tool described with the real CLI's help, or what the real MCP server lists."""
+    if mode in ("ghx", "agent_direct"):
+        return [bash_tool(cli_usage(mode, clients))]
     if mode == "mcp":
-        from pytest_ghxbench.sandbox.dialects.mcp_tools import tools_list_payload
-
-        return [
-            function_tool(tool["name"], tool["description"], tool["inputSchema"])
-            for tool in tools_list_payload()
-        ]
+        return mcp_tool_definitions(clients or Clients())
     raise ValueError(f"the oracle does not drive mode {mode!r}; expected one of {_modes()}")
 
 
@@ -68,11 +65,44 @@ def _modes() -> str:
     return ", ".join(EXECUTORS)
 
 
-def tool_surface_tokens(mode: str, instructions: str | None = None) -> int:
+_MCP_LISTINGS: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+
+
+def mcp_tool_definitions(clients: Clients, host: McpHost | None = None) -> list[dict[str, Any]]:
+    """What the configured MCP server lists, from ``host`` (an item's running server) or, once
+    per process, from a server started with a token that reaches nothing."""
+    key = tuple(clients.mcp_command())
+    if key not in _MCP_LISTINGS:
+        if host is not None:
+            _MCP_LISTINGS[key] = host.definitions()
+        else:
+            from pytest_ghxbench.adapters.openai_chat.tools import McpHost
+
+            with tempfile.TemporaryDirectory(prefix="ghxbench-mcp-") as home:
+                env = {
+                    "PATH": os.environ.get("PATH", ""),
+                    "HOME": home,
+                    "GITHUB_PERSONAL_ACCESS_TOKEN": "ghs_listing_only",
+                    "GITHUB_HOST": "http://github.localhost",
+                    # Listing needs no network; should the server try, it reaches nothing.
+                    "HTTPS_PROXY": "http://127.0.0.1:9",
+                    "HTTP_PROXY": "http://127.0.0.1:9",
+                }
+                listing = McpHost([*key, "stdio"], env)
+                try:
+                    _MCP_LISTINGS[key] = listing.definitions()
+                finally:
+                    listing.close()
+    return list(_MCP_LISTINGS[key])
+
+
+def tool_surface_tokens(
+    mode: str, instructions: str | None = None, clients: Clients | None = None
+) -> int:
     """Tokens of what ``mode`` gives the agent before any task: its tool definitions (compact
     JSON) plus its instructions (the default ones unless ``instructions`` is given)."""
     text = mode_instructions(mode) if instructions is None else instructions
-    return count_json(tool_definitions(mode)) + count_tokens(text)
+    return count_json(tool_definitions(mode, clients)) + count_tokens(text)
 
 
 def resolve_placeholders(value: Any, bound: Mapping[str, Any], where: str = "input") -> Any:
@@ -146,13 +176,13 @@ class OracleAdapter:
         return tool_surface_tokens(mode, instructions)
 
     def run(self, request: RunRequest) -> RunResult:
-        """Perform the scenario's ideal plan through ``request.mode``'s interface."""
-        world = getattr(request.backend, "world", None)
-        if world is None:
+        """Perform the scenario's ideal plan through ``request.mode``'s real interface."""
+        item = request.backend
+        if not isinstance(item, SandboxSession):
             return RunResult(
                 model=MODEL,
                 error="the oracle adapter needs the sandbox backend (--ghx-backend=sandbox): "
-                "the item's backend session has no world",
+                "the item's backend session is not a sandbox item",
             )
         executor = EXECUTORS.get(request.mode)
         if executor is None:
@@ -161,19 +191,40 @@ class OracleAdapter:
             steps = _steps(request)
         except OracleStepError as exc:
             return RunResult(model=MODEL, error=str(exc))
-        tools = tool_definitions(request.mode)
-        session = Session(world, Transcript.start(tools, request.instructions, request.prompt))
-        envelopes: list[tuple[str, dict[str, Any]]] = []
-        for task, input in steps:
-            try:
-                envelopes.append((task, executor(session, task, input)))
-            except NoPlan as exc:
-                return RunResult(model=MODEL, error=f"oracle has no {request.mode} plan: {exc}")
-            if not envelopes[-1][1]["ok"] and len(steps) > 1:
-                break  # a workflow stops at its first failed step, as a careful agent would
+        clients = item.backend.clients
+        host = _start_mcp(item) if request.mode == "mcp" else None
+        try:
+            if host is not None:
+                tools = mcp_tool_definitions(clients, host)
+            else:
+                tools = tool_definitions(request.mode, clients)
+            transcript = Transcript.start(tools, request.instructions, request.prompt)
+            session = Session(item, transcript, mcp=host)
+            envelopes: list[tuple[str, dict[str, Any]]] = []
+            for task, input in steps:
+                try:
+                    envelopes.append((task, executor(session, task, input)))
+                except NoPlan as exc:
+                    return RunResult(model=MODEL, error=f"oracle has no {request.mode} plan: {exc}")
+                if not envelopes[-1][1]["ok"] and len(steps) > 1:
+                    break  # a workflow stops at its first failed step, as a careful agent would
+        finally:
+            if host is not None:
+                host.close()
         answer = _final_answer(request, envelopes)
         session.transcript.answer(answer)
         return _result(session, answer)
+
+
+def _start_mcp(item: SandboxSession) -> McpHost:
+    """The item's MCP server, started the way every adapter starts it."""
+    from pytest_ghxbench.adapters.openai_chat.tools import McpHost
+    from pytest_ghxbench.adapters.process import mcp_server_command
+
+    env = dict(item.env)
+    command, args, extra = mcp_server_command(env)
+    server_env = {"PATH": env["PATH"], "HOME": env["HOME"], **extra}
+    return McpHost([command, *args], server_env, cwd=item.workdir)
 
 
 def _final_answer(request: RunRequest, envelopes: list[tuple[str, dict[str, Any]]]) -> str:

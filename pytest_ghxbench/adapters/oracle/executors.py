@@ -1,29 +1,45 @@
-"""How the oracle performs one capability through each mode's interface.
+"""How the oracle performs one capability through each mode's real interface.
 
 Every executor appends the tool calls it makes to a :class:`Session` (transcript, tool calls,
-measured tool time) and returns the envelope the oracle answers with. An executor that cannot
-perform a capability in its mode raises :class:`NoPlan`.
+measured tool time) and returns the envelope the oracle answers with:
+
+- ``ghx``: ``ghx run <id> --input '<json>' --verbose`` on the item's GitHub (the built-in CLI in
+  this process, or the configured ghx build as a process); the answer is the printed envelope;
+- ``agent_direct``: the capability's gh plan, each command line a real ``gh`` process;
+- ``mcp``: the capability's tool calls to the real MCP server the item started.
+
+In ``agent_direct`` and ``mcp`` the answer's ``ok``/``data``/``error`` are the capability's own
+result over the API (what the commands showed, in the capability's shape); a mutating
+capability computes it on a copy of the world served under a throwaway token, so the
+interface's commands stay the only thing that changes the item's world.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import json
+import os
 import shlex
+import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.adapters.oracle.transcript import Transcript
 from pytest_ghxbench.api import ToolCall
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
-from pytest_ghxbench.sandbox.dialects.result import CliResult
-from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.ghx.cli import CliResult, run_ghx
+from pytest_ghxbench.ghx.registry import get_capability, run_capability
+from pytest_ghxbench.github.client import GitHubClient
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.adapters.openai_chat.tools import McpHost
+    from pytest_ghxbench.sandbox.backend import SandboxSession
+    from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
+    "COMMAND_TIMEOUT_S",
     "EXECUTORS",
     "NoPlan",
     "Session",
@@ -33,6 +49,9 @@ __all__ = [
 ]
 
 Envelope = dict[str, Any]
+
+COMMAND_TIMEOUT_S = 60.0
+"""How long one command or tool call of a plan may take."""
 
 
 class NoPlan(Exception):
@@ -69,28 +88,64 @@ def without_timings(result: CliResult) -> CliResult:
 
 @dataclass
 class Session:
-    """One oracle run: the world it acts on, what it said and did, and the tool time spent."""
+    """One oracle run on one sandbox item: what it said and did, and the tool time spent."""
 
-    world: World
+    item: SandboxSession
     transcript: Transcript
+    mcp: McpHost | None = None
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_ms: float = 0.0
 
-    def shell(self, program: str, argv: Sequence[str], run: Callable[..., CliResult]) -> CliResult:
-        """Run ``program ARGV...`` through ``run(world, argv)`` as one ``bash`` tool call.
+    @property
+    def world(self) -> World:
+        return self.item.world
+
+    def process_env(self) -> dict[str, str]:
+        """What the item's clients run with: a minimal base and the item's environment."""
+        base = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "")}
+        return {**base, **self.item.env}
+
+    def run_program(self, name: str, argv: Sequence[str], program: str | None = None) -> CliResult:
+        """``name ARGV...`` as a real process in the item's environment, as one ``bash`` call.
 
         Measured timings a command prints are zeroed (:func:`without_timings`): tool time
-        belongs in the latency, and must not make token counts differ between runs.
-        """
-        command = shlex.join([program, *argv])
+        belongs in the latency, and must not make token counts differ between runs."""
+        env = self.process_env()
         started = time.perf_counter()
-        result = without_timings(run(self.world, list(argv)))
+        try:
+            done = subprocess.run(
+                [program or name, *argv],
+                env=env,
+                cwd=self.item.workdir,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                stdin=subprocess.DEVNULL,
+                timeout=COMMAND_TIMEOUT_S,
+                check=False,
+            )
+            result = CliResult(done.returncode, done.stdout, done.stderr)
+        except subprocess.TimeoutExpired:
+            result = CliResult(124, "", f"{name}: timed out after {COMMAND_TIMEOUT_S:.0f} s\n")
+        except OSError as exc:
+            result = CliResult(127, "", f"{name}: {exc.strerror or exc}\n")
         elapsed = (time.perf_counter() - started) * 1000.0
+        return self._shell(name, argv, without_timings(result), elapsed)
+
+    def run_in_process(
+        self, name: str, argv: Sequence[str], result: CliResult, ms: float
+    ) -> CliResult:
+        """Record a command the oracle ran in this process (the built-in ghx)."""
+        return self._shell(name, argv, without_timings(result), ms)
+
+    def _shell(self, name: str, argv: Sequence[str], result: CliResult, ms: float) -> CliResult:
         output = shell_output(result)
-        self._record("bash", {"command": command}, output, elapsed, result.exit_code == 0)
+        command = shlex.join([name, *argv])
+        self.record("bash", {"command": command}, output, ms, result.exit_code == 0)
         return result
 
-    def _record(
+    def record(
         self, name: str, arguments: Mapping[str, Any], output: str, ms: float, ok: bool
     ) -> None:
         self.tool_ms += ms
@@ -104,12 +159,18 @@ def _answer(ok: bool, data: Any, error: Any, meta: Mapping[str, Any] | None = No
     return {"ok": ok, "data": data, "error": error, "meta": dict(meta or {})}
 
 
-def _expected(world: World, task: str, input: Mapping[str, Any]) -> Envelope:
-    """The capability's own result, computed on a copy of the world when it mutates, so the
-    interface's commands stay the only thing that changes the item's world."""
+def expected_envelope(item: SandboxSession, task: str, input: Mapping[str, Any]) -> Envelope:
+    """The capability's own result over the API. A mutating one runs on a copy of the world,
+    registered with the server under a throwaway token, so the item's world stays as it is."""
     cap = get_capability(task)
-    target = copy.deepcopy(world) if cap is not None and cap.mutates else world
-    return run_capability(target, task, input)
+    if cap is None or not cap.mutates:
+        return run_capability(item.client(), task, input)
+    server = item.backend.server()
+    token, _slot = server.registry.register(copy.deepcopy(item.world), f"{item.item_id}#expected")
+    try:
+        return run_capability(GitHubClient(token, api_url=server.api_url), task, input)
+    finally:
+        server.registry.unregister(token)
 
 
 # --------------------------------------------------------------------------------- ghx
@@ -117,10 +178,15 @@ def _expected(world: World, task: str, input: Mapping[str, Any]) -> Envelope:
 
 def run_ghx_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelope:
     """``ghx run <task> --input '<json>' --verbose``: the envelope is the command's output."""
-    from pytest_ghxbench.sandbox.dialects.ghx_cli import run_ghx
-
     argv = ["run", task, "--input", compact_json(input), "--verbose"]
-    result = session.shell("ghx", argv, run_ghx)
+    program = session.item.backend.clients.ghx_program()
+    if program is None:
+        started = time.perf_counter()
+        repo = session.world.repository.full_name
+        done = run_ghx(argv, session.item.client, repo=repo)
+        result = session.run_in_process("ghx", argv, done, (time.perf_counter() - started) * 1000)
+    else:
+        result = session.run_program("ghx", argv, program)
     try:
         shown = json.loads(result.stdout)
     except json.JSONDecodeError:
@@ -135,18 +201,15 @@ def run_ghx_step(session: Session, task: str, input: Mapping[str, Any]) -> Envel
 
 
 def run_gh_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelope:
-    """The capability's gh plan (one or more command lines); the answer reports what the
-    capability returns, unless a command of the plan failed when the capability would not."""
+    """The capability's gh plan as real gh processes; the answer reports what the capability
+    returns, unless a command of the plan failed when the capability would not."""
     from pytest_ghxbench.adapters.oracle.plans import gh_plan, reports_by_exit_status
 
-    try:
-        from pytest_ghxbench.sandbox.dialects.gh_cli import run_gh
-    except ImportError as exc:
-        raise NoPlan(f"the sandbox gh dialect cannot be imported: {exc}") from exc
     plan = gh_plan(task, input, session.world)
-    expected = _expected(session.world, task, input)
+    expected = expected_envelope(session.item, task, input)
+    gh = session.item.backend.clients.gh_program()
     for argv in plan:
-        result = session.shell("gh", argv, run_gh)
+        result = session.run_program("gh", argv, gh)
         if result.exit_code != 0 and not reports_by_exit_status(argv):
             if expected["ok"]:
                 shown = (result.stderr or result.stdout).strip()
@@ -158,44 +221,51 @@ def run_gh_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelo
 
 # --------------------------------------------------------------------------------- mcp
 
-MCP_EXEC_MODULE = "pytest_ghxbench.sandbox.dialects.mcp_exec"
-
 
 def run_mcp_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelope:
-    """The capability's MCP calls (lookups first where the tool needs ids the input lacks, then
-    the call on its direct route); the answer reports the capability's result unless a tool
-    reported an error when the capability would not."""
-    from pytest_ghxbench.adapters.oracle.mcp_args import mcp_plan
+    """The capability's calls to the item's MCP server (lookups first where a tool needs ids
+    the input lacks); the answer reports the capability's result unless a tool reported an
+    error when the capability would not. A capability no tool of the server performs is a
+    failed answer that names the server and its version."""
+    from pytest_ghxbench.adapters.oracle.mcp_plans import NoTool, mcp_plan
 
-    try:
-        mcp_exec = importlib.import_module(MCP_EXEC_MODULE)
-    except ImportError as exc:
-        missing = f"the sandbox MCP executor ({MCP_EXEC_MODULE}) is not available: {exc}"
-        raise NoPlan(missing) from exc
+    assert session.mcp is not None, "the mcp executor needs the item's MCP server"
     plan = mcp_plan(task, input, session.world)
-    name, arguments = next(plan)
-    expected = _expected(session.world, task, input)
+    try:
+        name, arguments = next(plan)
+    except NoTool as exc:
+        server = _server_label(session)
+        message = f"{server} cannot perform {task}: it {exc}"
+        return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
+    expected = expected_envelope(session.item, task, input)
     while True:
         started = time.perf_counter()
-        outcome = mcp_exec.call_tool(session.world, name, arguments)
+        reply = session.mcp.call(name, arguments, COMMAND_TIMEOUT_S)
         elapsed = (time.perf_counter() - started) * 1000.0
-        text = str(outcome.text)
-        session._record(name, arguments, text, elapsed, not outcome.is_error)
-        if outcome.is_error:
+        session.record(name, arguments, reply.text, elapsed, reply.ok)
+        if not reply.ok:
             if expected["ok"]:
-                message = f"MCP tool {name} failed: {text.strip()}"
+                message = f"MCP tool {name} failed: {reply.text.strip()}"
                 return _answer(False, None, {"code": "UNKNOWN", "message": message})
             break
         try:
-            name, arguments = plan.send(text)
+            name, arguments = plan.send(reply.text)
         except StopIteration:
             break
+        except NoTool as exc:
+            message = f"{_server_label(session)} cannot perform {task}: it {exc}"
+            return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
     return _answer(expected["ok"], expected["data"], expected["error"])
 
 
-Executor = Callable[[Session, str, Mapping[str, Any]], Envelope]
+def _server_label(session: Session) -> str:
+    from pytest_ghxbench.sandbox.clients import MCP_SERVER
 
-EXECUTORS: Mapping[str, Executor] = {
+    version = session.item.backend.clients.versions().get(MCP_SERVER, "unknown")
+    return f"{MCP_SERVER} {version}"
+
+
+EXECUTORS = {
     "ghx": run_ghx_step,
     "agent_direct": run_gh_step,
     "mcp": run_mcp_step,
