@@ -9,6 +9,7 @@ operations whose schemas the conformance tests check (:func:`served`).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ __all__ = [
     "Ctx",
     "RestError",
     "Route",
+    "Unhandled",
     "call",
     "dispatch",
     "missing_field",
@@ -40,6 +42,11 @@ class RestError(Exception):
         self.status = status
         self.message = message
         self.errors = errors
+
+
+class Unhandled(Exception):
+    """Raised by a handler, before it changes anything, to leave the request to the next route
+    of the same method and template: a module can serve one more case of another's route."""
 
 
 def missing_field(resource: str, name: str) -> RestError:
@@ -116,8 +123,8 @@ _ROUTES: list[Route] = []
 def _compile(template: str) -> re.Pattern[str]:
     def group(match: re.Match[str]) -> str:
         name = match.group(1)
-        # refs and tags may hold slashes (heads/main, release/1.0)
-        body = ".+" if name in ("ref", "tag") else "[^/]+"
+        # refs, tags and file paths may hold slashes (heads/main, release/1.0, src/a.py)
+        body = ".+" if name in ("ref", "tag", "path") else "[^/]+"
         return f"(?P<{name}>{body})"
 
     return re.compile("^" + re.sub(r"\{(\w+)\}", group, template) + "$")
@@ -214,6 +221,8 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
         ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
         try:
             return ctx, entry.handler(ctx), entry.status
+        except Unhandled:
+            continue
         except (ValueError, TypeError, KeyError, AttributeError):
             raise RestError(
                 422, "Validation Failed", [{"message": "a value has the wrong type"}]
@@ -255,6 +264,9 @@ def _load() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
+        # first: some of their routes serve cases of other modules' routes (Unhandled)
+        for first in ("git", "pull_writes"):
+            importlib.import_module(f"{__package__}.{first}")
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
             actions,
             checks,
