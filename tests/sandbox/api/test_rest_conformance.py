@@ -72,6 +72,8 @@ def concrete(template: str) -> str:
     if "{comment_id}" in path:
         kind = "pulls" if "/pulls/" in path else "issues"
         path = path.replace("{comment_id}", COMMENT_IDS[kind])
+    if "/git/ref/" in path:  # a fully qualified ref there
+        path = path.replace("{ref}", "heads/" + SAMPLES["ref"])
     for name, value in SAMPLES.items():
         path = path.replace("{" + name + "}", value)
     query = QUERIES.get(template)
