@@ -1,25 +1,31 @@
-"""The GitHub client over real HTTP against the fake GitHub: auth, pagination, retries, errors."""
+"""The GitHub client over real HTTP against the sandbox's API server (auth, JSON, pagination,
+GraphQL), and against a scripted loopback server for what the sandbox never answers (rate
+limits, bad gateways, truncated answers)."""
 
 from __future__ import annotations
 
+import json
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from pytest_ghxbench.github.client import GitHubClient, GitHubError, graphql_url
-from tests.github.fake_github import FakeGitHub
+from pytest_ghxbench.sandbox.api.server import SCOPES
+from tests.github_backend.served import REPO, Served, served_world
 
-TOKEN = "ghp_clientTestToken0123456789"
-ISSUES = "/repos/acme/fixtures/issues"
+ISSUES = f"/repos/{REPO}/issues"
 
 
 @pytest.fixture
-def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub(token=TOKEN) as server:
-        yield server
+def served() -> Iterator[Served]:
+    with served_world() as world:
+        yield world
 
 
 @pytest.fixture
@@ -28,8 +34,8 @@ def waits() -> list[float]:
 
 
 @pytest.fixture
-def client(fake: FakeGitHub, waits: list[float]) -> GitHubClient:
-    return GitHubClient(TOKEN, fake.url, timeout_s=5, sleep=waits.append)
+def client(served: Served, waits: list[float]) -> GitHubClient:
+    return GitHubClient(served.token, served.url, timeout_s=5, sleep=waits.append)
 
 
 def failure(call: Callable[[], object]) -> GitHubError:
@@ -39,17 +45,71 @@ def failure(call: Callable[[], object]) -> GitHubError:
     return caught.value
 
 
+class Scripted:
+    """A loopback server that answers the queued failures first, then ``200 {"login": ...}``;
+    it records each request's ``(method, path)``."""
+
+    def __init__(self) -> None:
+        self.failures: list[tuple[int, dict[str, str]]] = []
+        self.requests: list[tuple[str, str]] = []
+        scripted = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                scripted.requests.append((self.command, self.path))
+                status, headers = scripted.failures.pop(0) if scripted.failures else (200, {})
+                body = (
+                    {"login": "bench-bot"}
+                    if status == 200
+                    else {"message": self.responses[status][0]}
+                )
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                for name, value in {**headers, "Content-Length": str(len(data))}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
+
+    def fail_next(self, count: int, status: int, headers: dict[str, str] | None = None) -> None:
+        self.failures += [(status, dict(headers or {}))] * count
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+@pytest.fixture
+def scripted() -> Iterator[Scripted]:
+    server = Scripted()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def flaky(scripted: Scripted, waits: list[float]) -> GitHubClient:
+    return GitHubClient("ghp_scripted", scripted.url, timeout_s=5, sleep=waits.append)
+
+
 # ---------------------------------------------------------------- auth
 
 
 def test_the_token_goes_as_a_bearer_token(client: GitHubClient) -> None:
     answer = client.request("GET", "/user")
     assert (answer.status, answer.data["login"]) == (200, "bench-bot")
-    assert answer.headers["X-OAuth-Scopes"] == "repo, workflow"
+    assert answer.headers["X-OAuth-Scopes"] == SCOPES
 
 
-def test_a_wrong_token_is_a_401_with_githubs_message(fake: FakeGitHub) -> None:
-    wrong = GitHubClient("ghp_wrong", fake.url, timeout_s=5)
+def test_a_wrong_token_is_a_401_with_githubs_message(served: Served) -> None:
+    wrong = GitHubClient("ghp_wrong", served.url, timeout_s=5)
     error = failure(lambda: wrong.rest("GET", "/user"))
     assert (error.status, error.message, error.method, error.path) == (
         401,
@@ -59,135 +119,153 @@ def test_a_wrong_token_is_a_401_with_githubs_message(fake: FakeGitHub) -> None:
     )
 
 
-def test_the_fake_accepts_the_token_scheme_and_refuses_no_token(fake: FakeGitHub) -> None:
+def test_the_token_scheme_is_accepted_and_no_token_refused(served: Served) -> None:
     request = urllib.request.Request(
-        fake.url + "/user", headers={"Authorization": f"token {TOKEN}"}
+        served.url + "/user", headers={"Authorization": f"token {served.token}"}
     )
     with urllib.request.urlopen(request, timeout=5) as answer:
         assert answer.status == 200
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(fake.url + "/user", timeout=5)
+        urllib.request.urlopen(served.url + "/user", timeout=5)
     assert refused.value.code == 401
 
 
 def test_other_repositories_and_unknown_routes_are_not_found(client: GitHubClient) -> None:
-    assert failure(lambda: client.rest("GET", "/repos/acme/other")).status == 404
-    assert failure(lambda: client.rest("GET", "/repos/acme/fixtures/wikis")).status == 404
+    assert failure(lambda: client.rest("GET", "/repos/acme-labs/other")).status == 404
+    assert failure(lambda: client.rest("GET", f"/repos/{REPO}/wikis")).status == 404
 
 
 # ---------------------------------------------------------------- requests and pagination
 
 
 def test_json_bodies_and_validation_details(client: GitHubClient) -> None:
-    created = client.request("POST", "/repos/acme/fixtures/labels", body={"name": "bug"})
-    assert (created.status, created.data["name"]) == (201, "bug")
-    again = failure(
-        lambda: client.rest("POST", "/repos/acme/fixtures/labels", body={"name": "Bug"})
-    )
+    created = client.request("POST", f"/repos/{REPO}/labels", body={"name": "urgent"})
+    assert (created.status, created.data["name"]) == (201, "urgent")
+    again = failure(lambda: client.rest("POST", f"/repos/{REPO}/labels", body={"name": "Urgent"}))
     assert (again.status, again.message) == (422, "Validation Failed (already_exists)")
 
 
 def test_ok_statuses_are_answers_not_errors(client: GitHubClient) -> None:
-    answer = client.request(
-        "DELETE", "/repos/acme/fixtures/git/refs/heads/gone", ok_statuses=(422,)
-    )
+    answer = client.request("DELETE", f"/repos/{REPO}/git/refs/heads/gone", ok_statuses=(422,))
     assert (answer.status, answer.data["message"]) == (422, "Reference does not exist")
 
 
-def test_paginate_follows_the_next_links(client: GitHubClient, fake: FakeGitHub) -> None:
-    for index in range(75):
-        fake.add_issue(f"issue {index}")
+def _open_items(served: Served) -> list[int]:
+    """Numbers of the open issues and pull requests, newest first (as GitHub lists them)."""
+    world = served.world
+    items = [(i.created_at, i.number) for i in world.issues if i.state == "OPEN"]
+    items += [(p.created_at, p.number) for p in world.pull_requests if p.state == "OPEN"]
+    return [number for _, number in sorted(items, reverse=True)]
+
+
+def _add_issues(client: GitHubClient, count: int) -> None:
+    for index in range(count):
+        client.rest("POST", ISSUES, body={"title": f"issue {index}"})
+
+
+def _pages_asked(served: Served) -> int:
+    return served.requests.count(("GET", ISSUES))
+
+
+def test_paginate_follows_the_next_links(client: GitHubClient, served: Served) -> None:
+    _add_issues(client, 70)
+    expected = _open_items(served)
+    assert len(expected) > 60
     numbers = [issue["number"] for issue in client.paginate(ISSUES, {"per_page": 30})]
-    assert numbers == list(range(75, 0, -1))
-    assert fake.requests.count(("GET", ISSUES)) == 3
+    assert numbers == expected
+    assert _pages_asked(served) == -(-len(expected) // 30)
 
 
-def test_paginate_stops_at_the_limit(client: GitHubClient, fake: FakeGitHub) -> None:
-    for index in range(75):
-        fake.add_issue(f"issue {index}")
+def test_paginate_stops_at_the_limit(client: GitHubClient, served: Served) -> None:
+    _add_issues(client, 70)
     listed = list(client.paginate(ISSUES, {"per_page": 30}, limit=40))
     assert len(listed) == 40
-    assert fake.requests.count(("GET", ISSUES)) == 2
+    assert _pages_asked(served) == 2
 
 
-def test_paginate_unwraps_listed_objects(client: GitHubClient, fake: FakeGitHub) -> None:
-    run = fake.add_workflow_run()
-    for name in ("lint", "test", "build"):
-        fake.add_job(run["id"], name=name)
-    jobs = client.paginate(f"/repos/acme/fixtures/actions/runs/{run['id']}/jobs", {"per_page": 2})
-    assert [job["name"] for job in jobs] == ["lint", "test", "build"]
+def test_paginate_unwraps_listed_objects(client: GitHubClient, served: Served) -> None:
+    run = 13500000003
+    expected = [job.name for job in served.world.jobs if job.run_id == run]
+    assert len(expected) == 3
+    jobs = client.paginate(f"/repos/{REPO}/actions/runs/{run}/jobs", {"per_page": 2})
+    assert [job["name"] for job in jobs] == expected
+
+
+def test_params_apply_to_absolute_urls_too(client: GitHubClient, served: Served) -> None:
+    found = client.rest("GET", f"{served.url}{ISSUES}", params={"state": "closed"})
+    closed = {i.title for i in served.world.issues if i.state == "CLOSED"}
+    closed |= {p.title for p in served.world.pull_requests if p.state != "OPEN"}
+    assert {issue["title"] for issue in found} == closed
 
 
 # ---------------------------------------------------------------- retries
 
 
 def test_a_429_waits_as_long_as_retry_after_asks(
-    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+    flaky: GitHubClient, scripted: Scripted, waits: list[float]
 ) -> None:
-    fake.fail_next(1, 429, {"Retry-After": "7"})
-    assert client.rest("GET", "/user")["login"] == "bench-bot"
+    scripted.fail_next(1, 429, {"Retry-After": "7"})
+    assert flaky.rest("GET", "/user")["login"] == "bench-bot"
     assert waits == [7.0]
-    assert client.requests_made == 2
+    assert flaky.requests_made == 2
 
 
 def test_an_exhausted_rate_limit_waits_until_the_reset(
-    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+    flaky: GitHubClient, scripted: Scripted, waits: list[float]
 ) -> None:
     reset = str(int(time.time()) + 30)
-    fake.fail_next(1, 403, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset})
-    client.rest("GET", "/user")
+    scripted.fail_next(1, 403, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset})
+    flaky.rest("GET", "/user")
     assert len(waits) == 1 and 25 <= waits[0] <= 31
 
 
 def test_a_429_without_hints_waits_the_minute_github_asks_for(
-    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+    flaky: GitHubClient, scripted: Scripted, waits: list[float]
 ) -> None:
-    fake.fail_next(1, 429)
-    assert client.rest("GET", "/user")["login"] == "bench-bot"
+    scripted.fail_next(1, 429)
+    assert flaky.rest("GET", "/user")["login"] == "bench-bot"
     assert waits == [60.0]
 
 
 def test_bad_gateways_are_retried_with_growing_waits(
-    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+    flaky: GitHubClient, scripted: Scripted, waits: list[float]
 ) -> None:
-    fake.fail_next(2, 502)
-    assert client.rest("GET", "/user")["login"] == "bench-bot"
+    scripted.fail_next(2, 502)
+    assert flaky.rest("GET", "/user")["login"] == "bench-bot"
     assert waits == [1.0, 2.0]
 
 
 def test_exhausted_retries_raise_with_the_last_status(
-    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+    flaky: GitHubClient, scripted: Scripted, waits: list[float]
 ) -> None:
-    fake.fail_next(4, 503)
-    error = failure(lambda: client.rest("GET", "/user"))
+    scripted.fail_next(4, 503)
+    error = failure(lambda: flaky.rest("GET", "/user"))
     assert (error.status, error.message) == (503, "Service Unavailable")
     assert waits == [1.0, 2.0, 4.0]
-    assert fake.requests == [("GET", "/user")] * 4
+    assert scripted.requests == [("GET", "/user")] * 4
 
 
 def test_other_errors_are_not_retried(
-    client: GitHubClient, fake: FakeGitHub, waits: list[float]
+    flaky: GitHubClient, scripted: Scripted, waits: list[float]
 ) -> None:
-    fake.fail_next(1, 500)
-    assert failure(lambda: client.rest("GET", "/user")).status == 500
-    assert waits == [] and len(fake.requests) == 1
+    scripted.fail_next(1, 500)
+    assert failure(lambda: flaky.rest("GET", "/user")).status == 500
+    assert waits == [] and len(scripted.requests) == 1
 
 
 # ---------------------------------------------------------------- network and secrets
 
 
-def test_an_unreachable_server_is_status_0_with_a_clear_message(fake: FakeGitHub) -> None:
-    url = fake.url
-    fake.stop()
-    error = failure(lambda: GitHubClient(TOKEN, url, timeout_s=2).rest("GET", "/user"))
+def test_an_unreachable_server_is_status_0_with_a_clear_message(served: Served) -> None:
+    url = served.url
+    served.stop()
+    client = GitHubClient(served.token, url, timeout_s=2)
+    error = failure(lambda: client.rest("GET", "/user"))
     assert error.status == 0
     assert str(error).startswith(f"GET /user: cannot reach {url}")
 
 
-def test_a_truncated_answer_is_a_network_error(waits: list[float]) -> None:
-    import socket
-    import threading
-
+def test_a_truncated_answer_is_a_network_error() -> None:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
@@ -200,54 +278,50 @@ def test_a_truncated_answer_is_a_network_error(waits: list[float]) -> None:
 
     threading.Thread(target=answer_half, daemon=True).start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-    error = failure(lambda: GitHubClient(TOKEN, url, timeout_s=5).rest("GET", "/user"))
+    error = failure(lambda: GitHubClient("ghp_x" * 5, url, timeout_s=5).rest("GET", "/user"))
     listener.close()
     assert error.status == 0 and "cannot reach" in str(error)
 
 
-def test_params_apply_to_absolute_urls_too(client: GitHubClient, fake: FakeGitHub) -> None:
-    fake.add_issue("open one")
-    fake.add_issue("closed one", state="closed")
-    found = client.rest("GET", f"{fake.url}{ISSUES}", params={"state": "closed"})
-    assert [issue["title"] for issue in found] == ["closed one"]
-
-
-def test_the_token_appears_in_no_repr_and_no_error(client: GitHubClient, fake: FakeGitHub) -> None:
-    assert TOKEN not in repr(client)
+def test_the_token_appears_in_no_repr_and_no_error(
+    client: GitHubClient, served: Served, scripted: Scripted
+) -> None:
+    token = served.token
+    assert token not in repr(client)
     errors = [
-        failure(lambda: GitHubClient(TOKEN + "x", fake.url).rest("GET", "/user")),
-        failure(lambda: client.rest("GET", "/repos/acme/other")),
+        failure(lambda: GitHubClient(token + "x", served.url).rest("GET", "/user")),
+        failure(lambda: client.rest("GET", "/repos/acme-labs/other")),
         failure(lambda: client.graphql("query Nope { x }")),
     ]
-    fake.fail_next(4, 502)
-    errors.append(failure(lambda: client.rest("GET", "/user")))
-    fake.stop()
+    scripted.fail_next(4, 502)
+    through = GitHubClient(token, scripted.url, sleep=lambda seconds: None)
+    errors.append(failure(lambda: through.rest("GET", "/user")))
+    served.stop()
     errors.append(failure(lambda: client.rest("GET", "/user")))
     for error in errors:
-        assert TOKEN not in f"{error} {error!r} {error.args} {error.path}"
+        assert token not in f"{error} {error!r} {error.args} {error.path}"
 
 
 # ---------------------------------------------------------------- GraphQL
 
 
-def test_graphql_answers_data(client: GitHubClient) -> None:
+def test_graphql_answers_data(client: GitHubClient, served: Served) -> None:
     assert client.graphql("query Viewer { viewer { login } }") == {"viewer": {"login": "bench-bot"}}
+    assert served.requests[-1] == ("POST", "/graphql")
 
 
-def test_graphql_errors_raise(client: GitHubClient, fake: FakeGitHub) -> None:
+def test_graphql_errors_raise(client: GitHubClient) -> None:
     unknown = failure(lambda: client.graphql("query Nope { x }"))
     assert (unknown.status, unknown.path) == (200, "/graphql")
-    assert "Unknown operation 'Nope'" in unknown.message
+    assert "Field 'x' doesn't exist on type 'Query'" in unknown.message
     query = (
         "query PullRequestReviewThreads($owner: String!, $name: String!, $number: Int!) {"
         " repository(owner: $owner, name: $name) { pullRequest(number: $number) {"
         " reviewThreads(first: 100) { nodes { id } } } } }"
     )
-    missing = failure(
-        lambda: client.graphql(query, {"owner": "acme", "name": "fixtures", "number": 9})
-    )
-    assert missing.message == "NOT_FOUND: Could not resolve to a PullRequest with the number of 9."
-    assert fake.requests[-1] == ("POST", "/graphql")
+    owner, name = REPO.split("/")
+    missing = failure(lambda: client.graphql(query, {"owner": owner, "name": name, "number": 99}))
+    assert missing.message == "NOT_FOUND: Could not resolve to a PullRequest with the number of 99."
 
 
 def test_graphql_url_of_github_and_enterprise_server() -> None:
