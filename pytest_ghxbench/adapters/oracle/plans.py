@@ -159,13 +159,6 @@ def _pr_review(kind: str) -> Plan:
     return plan
 
 
-def _reviewers(i: Mapping[str, Any], w: World) -> list[Argv]:
-    argv = ["pr", "edit", str(i["prNumber"])]
-    for login in i["reviewers"]:
-        argv += ["--add-reviewer", login]
-    return [[*argv, *_repo(i)]]
-
-
 def _release_tag(i: Mapping[str, Any], w: World) -> str:
     found = next((r for r in w.releases if r.id == i["releaseId"]), None)
     return found.tag_name if found is not None else str(i["releaseId"])
@@ -249,13 +242,11 @@ _PORCELAIN_PLANS: Mapping[str, Plan] = {
     "pr.reviews.list": _pr("view", "--json", "reviews"),
     "pr.mergeability.view": _pr("view", "--json", "mergeable,mergeStateStatus"),
     "pr.assignees.update": _pr_assignees,
-    "pr.branch.update": _pr("update-branch"),
     "pr.merge.execute": _pr_merge,
     "pr.ready_for_review.set": _pr_ready,
     "pr.review.submit_approve": _pr_review("approve"),
     "pr.review.submit_comment": _pr_review("comment"),
     "pr.review.submit_request_changes": _pr_review("request-changes"),
-    "pr.reviewers.request": _reviewers,
     "pr.checks.rerun_all": lambda i, w: [["run", "rerun", str(i["runId"]), *_repo(i)]],
     "pr.checks.rerun_failed": lambda i, w: [
         ["run", "rerun", str(i["runId"]), "--failed", *_repo(i)]

@@ -9,6 +9,7 @@ world it acts on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -84,6 +85,10 @@ _THREAD = """
 mutation($thread: ID!) {{
   {name}(input: {{threadId: $thread}}) {{ thread {{ id isResolved }} }} }}
 """
+_ADD_ITEM = """
+mutation($project: ID!, $content: ID!) {
+  addProjectV2ItemById(input: {projectId: $project, contentId: $content}) { item { id } } }
+"""
 _THREAD_REPLY = """
 mutation($thread: ID!, $body: String!) {
   addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $thread, body: $body}) {
@@ -135,8 +140,31 @@ def _project_limit(sub: str) -> Plan:
     return plan
 
 
+_ISSUE_URL = re.compile(r"/([^/]+/[^/]+)/issues/(\d+)/?$")
+
+
 def _item_add(i: Mapping[str, Any], w: World) -> list[Argv]:
-    return [[*_project("item-add")(i, w)[0], "--url", str(i["issueUrl"]), "--format", "json"]]
+    # ``gh project item-add`` looks the URL up with ``resource(url:)``, which the sandbox does
+    # not serve; the agent's other way: the node ids it read (``gh project view``, ``gh issue
+    # view --json id``) in ``addProjectV2ItemById``. Unknown ones are passed through for
+    # GitHub to refuse.
+    project = w.project(str(i["owner"]), int(i["projectNumber"]))
+    found = _ISSUE_URL.search(str(i["issueUrl"]))
+    issue = None
+    if found is not None and found.group(1) == w.repository.full_name:
+        issue = w.issue(int(found.group(2)))
+    project_id = project.node_id if project is not None else str(i["projectNumber"])
+    content_id = issue.node_id if issue is not None else str(i["issueUrl"])
+    return [_graphql(_ADD_ITEM, project=project_id, content=content_id)]
+
+
+def _reviewers(i: Mapping[str, Any], w: World) -> list[Argv]:
+    # Not ``gh pr edit --add-reviewer``: gh 2.102 sends ``requestReviewsByLogin``, which the
+    # sandbox does not serve.
+    argv = ["api", "-X", "POST", _rest(f"pulls/{i['prNumber']}/requested_reviewers", i)[1]]
+    for login in i["reviewers"]:
+        argv += ["-f", f"reviewers[]={login}"]
+    return [argv]
 
 
 _ITEM_VALUE_FLAGS = (
@@ -182,6 +210,11 @@ API_PLANS: Mapping[str, Plan] = {
     "issue.blocked_by.add": _blocked_by("addBlockedBy"),
     "issue.blocked_by.remove": _blocked_by("removeBlockedBy"),
     "pr.comments.list": _numbered(_REVIEW_THREADS, "prNumber"),
+    # Not ``gh pr update-branch``: gh first asks for ``Ref.compare``, which the sandbox lacks.
+    "pr.branch.update": lambda i, w: [
+        ["api", "-X", "PUT", _rest(f"pulls/{i['prNumber']}/update-branch", i)[1]]
+    ],
+    "pr.reviewers.request": _reviewers,
     "pr.comment.reply": lambda i, w: [
         _graphql(_THREAD_REPLY, thread=i["threadId"], body=str(i["body"]))
     ],
