@@ -7,18 +7,18 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_ghxbench.adapters.oracle.executors import NoPlan
 from pytest_ghxbench.adapters.oracle.plans import (
     gh_plan,
     reports_by_exit_status,
     unsupported_capabilities,
 )
 from pytest_ghxbench.adapters.process import scrubbed_env
-from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
+from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.capabilities.registry import (
     all_capabilities,
     get_capability,
@@ -26,6 +26,10 @@ from pytest_ghxbench.sandbox.capabilities.registry import (
 )
 from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
+from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
+from pytest_ghxbench.scenario.manifest import bind_input
+from pytest_ghxbench.scenario.models import AtomicScenario
+from tests.paths import EXTERNAL_SCENARIOS, REPO_ROOT
 
 ITEM_MODE = "agent_direct"
 GH = pinned_program("gh")
@@ -218,22 +222,6 @@ CASES = [pytest.param(cap.id, INPUTS.get(cap.id, {}), id=cap.id) for cap in all_
 ]
 
 
-@pytest.fixture(scope="module")
-def backend() -> Iterator[SandboxBackend]:
-    built = SandboxBackend()
-    yield built
-    built.close()
-
-
-@pytest.fixture
-def item(
-    backend: SandboxBackend, tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[SandboxSession]:
-    session = backend.open_session(f"{request.node.name}[{ITEM_MODE}]", tmp_path, ITEM_MODE)
-    yield session
-    session.close()
-
-
 def _gh(item: SandboxSession, argv: list[str]) -> subprocess.CompletedProcess[str]:
     assert GH is not None
     return subprocess.run(
@@ -316,6 +304,43 @@ def test_the_plan_does_with_real_gh_what_the_capability_does(
         assert _differences(_state(item.world), _state(expected_world)) == []
     else:
         assert _differences(_state(item.world), _state(fresh_world())) == []
+
+
+def _atomic_scenarios() -> Iterator[Any]:
+    for root in (REPO_ROOT / "scenarios", EXTERNAL_SCENARIOS):
+        for path in sorted(root.rglob("*")) if root.is_dir() else []:
+            if path.is_file() and is_scenario_file(path, root):
+                scenario = load_scenario_file(path)
+                if isinstance(scenario, AtomicScenario):
+                    yield pytest.param(scenario, id=f"{root.name}/{path.stem}")
+
+
+@needs_gh
+@pytest.mark.parametrize("scenario", list(_atomic_scenarios()))
+def test_the_plan_fails_on_a_scenario_input_exactly_where_the_capability_does(
+    item: SandboxSession, scenario: AtomicScenario
+) -> None:
+    """The benchmark's own inputs (some name objects the capability refuses): gh succeeds
+    and changes the world as the capability does, or one of its commands fails."""
+    input = bind_input(scenario, _M)
+    expected_world = fresh_world()
+    expected = run_capability(expected_world, scenario.task, input)
+    try:
+        plan = gh_plan(scenario.task, input, item.world)
+    except NoPlan:
+        assert not expected["ok"]
+        return
+    failed = None
+    for argv in plan:
+        done = _gh(item, argv)
+        if done.returncode != 0 and not reports_by_exit_status(argv):
+            failed = f"gh {argv}\n{done.stdout}\n{done.stderr}"
+            break
+    if expected["ok"]:
+        assert failed is None
+        assert _differences(_state(item.world), _state(expected_world)) == []
+    else:
+        assert failed is not None, f"gh succeeded where the capability says {expected['error']}"
 
 
 def test_reply_body_is_a_variable_so_quotes_and_dollars_survive() -> None:
