@@ -1,4 +1,5 @@
-"""A fake GitHub for the plugin-level tests of the github backend, and a project around it."""
+"""The github backend's plugin-level tests run against the sandbox's API server serving a
+fresh world (:mod:`tests.github_backend.served`), and a project around it."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.github.fake_github import FakeGitHub
-
-TOKEN = "ghp_canaryBACKEND0123456789abcdefAB"
+from tests.github_backend.served import NAME, OWNER, REPO, Served, served_world
 
 ISSUE_BINDINGS = {
     "bindings": {
@@ -24,30 +23,32 @@ ISSUE_BINDINGS = {
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
-    """A fake GitHub that accepts :data:`TOKEN`, which is the only token in the environment."""
-    monkeypatch.setenv("GH_TOKEN", TOKEN)
+def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    """A served world whose token is the only one in the environment (``GH_TOKEN``); its REST
+    root is in ``GHXBENCH_TEST_API_URL`` for the agents of the projects under test."""
     for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
         monkeypatch.delenv(name, raising=False)
-    with FakeGitHub(token=TOKEN) as server:
-        monkeypatch.setenv("FAKE_GITHUB_URL", server.url)
-        yield server
+    with served_world() as world:
+        monkeypatch.setenv("GH_TOKEN", world.token)
+        monkeypatch.setenv("GHXBENCH_TEST_API_URL", world.url)
+        yield world
 
 
 def write_project(
     pytester: pytest.Pytester,
-    fake: FakeGitHub,
+    served: Served,
     scenarios: Mapping[str, Mapping[str, Any]],
     *,
     adapter: str,
     backend_table: str = "",
-) -> None:
-    """A benchmark project on the github backend: one fixture issue in ``fake`` named by the
-    manifest, the ``scenarios`` (file name → content), ``adapter`` selected."""
-    issue = fake.add_issue("Crash on start", labels=["ghxbench-fixture"])
+) -> int:
+    """A benchmark project on the github backend: a new issue in the served world named by the
+    manifest, the ``scenarios`` (file name → content), ``adapter`` selected. Returns the
+    issue's number."""
+    issue = served.client().rest("POST", f"/repos/{REPO}/issues", body={"title": "Crash on start"})
     manifest = {
         "version": 1,
-        "repo": {"owner": "acme", "name": "fixtures", "full_name": "acme/fixtures"},
+        "repo": {"owner": OWNER, "name": NAME, "full_name": REPO},
         "resources": {"issue": {"id": issue["node_id"], "number": issue["number"]}},
     }
     (pytester.path / "manifest.json").write_text(json.dumps(manifest))
@@ -57,5 +58,7 @@ def write_project(
     pytester.makepyprojecttoml(
         f'[tool.ghxbench]\nadapter = "{adapter}"\nbackend = "github"\n\n'
         "[tool.ghxbench.backends.github]\n"
-        f'api_url = "{fake.url}"\nmanifest = "manifest.json"\n{backend_table}'
+        f'api_url = "{served.url}"\nmanifest = "manifest.json"\n{backend_table}'
     )
+    served.slot.requests.clear()  # what the run asks, not what the setup did
+    return int(issue["number"])

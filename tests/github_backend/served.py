@@ -16,7 +16,7 @@ from pytest_ghxbench.sandbox.api.server import ApiServer
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["OWNER", "REPO", "Served", "served_world"]
+__all__ = ["NAME", "OWNER", "REPO", "Served", "served_world"]
 
 OWNER, NAME = "acme-labs", "tinykv"
 REPO = f"{OWNER}/{NAME}"

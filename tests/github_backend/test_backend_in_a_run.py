@@ -1,6 +1,6 @@
-"""The `github` backend through the plugin: one preflight per session, items that act on a
-(fake) GitHub over HTTP with the token from the backend, checkpoints verified through the API,
-and the token absent from every output file."""
+"""The `github` backend through the plugin, against the sandbox's API server: one preflight per
+session, items that act on GitHub over HTTP with the token from the backend, checkpoints
+verified through the API, and the token absent from every output file."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import textwrap
 
 import pytest
 
-from tests.github.fake_github import FakeGitHub
-from tests.github_backend.conftest import ISSUE_BINDINGS, TOKEN, write_project
+from pytest_ghxbench.sandbox.api.server import SCOPES
+from tests.github_backend.conftest import ISSUE_BINDINGS, write_project
+from tests.github_backend.served import REPO, Served
 
 CONFTEST = textwrap.dedent(
     '''
@@ -26,7 +27,7 @@ CONFTEST = textwrap.dedent(
         modes = ("agent_direct", "ghx")
 
         def run(self, request):
-            client = GitHubClient(request.env["GH_TOKEN"], os.environ["FAKE_GITHUB_URL"])
+            client = GitHubClient(request.env["GH_TOKEN"], os.environ["GHXBENCH_TEST_API_URL"])
             repo = request.env["GH_REPO"]
             number = request.input["issueNumber"]
             if request.scenario.id == "comment-wf-001":
@@ -91,75 +92,75 @@ WORKFLOW = {
 }
 
 
-def _project(pytester: pytest.Pytester, fake: FakeGitHub) -> None:
+def _project(pytester: pytest.Pytester, served: Served) -> int:
     pytester.makeconftest(CONFTEST)
     scenarios = {"issue-view-gh-001.json": ATOMIC, "comment-wf-001.json": WORKFLOW}
-    write_project(pytester, fake, scenarios, adapter="api-agent")
+    return write_project(pytester, served, scenarios, adapter="api-agent")
 
 
 def test_items_run_against_github_with_one_preflight_and_no_leaked_token(
-    pytester: pytest.Pytester, fake: FakeGitHub
+    pytester: pytest.Pytester, served: Served
 ) -> None:
-    _project(pytester, fake)
+    number = _project(pytester, served)
+    token = served.token
     result = pytester.runpytest("--ghx-mode=agent_direct,ghx", "--reps=2", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(
-        [
-            "*ghxbench: backend github acme/fixtures at http://127.0.0.1:*"
-            " as @bench-bot (repo, workflow)*"
-        ]
+        [f"*ghxbench: backend github {REPO} at http://127.0.0.1:* as @bench-bot ({SCOPES})*"]
     )
-    assert fake.requests.count(("GET", "/user")) == 1  # preflight once, not per item
-    assert fake.requests.count(("GET", "/repos/acme/fixtures")) == 1
-    comments = [c for c in fake.requests if c == ("POST", "/repos/acme/fixtures/issues/1/comments")]
-    assert len(comments) == 4
+    assert served.requests.count(("GET", "/user")) == 1  # preflight once, not per item
+    assert served.requests.count(("GET", f"/repos/{REPO}")) == 1
+    posted = served.requests.count(("POST", f"/repos/{REPO}/issues/{number}/comments"))
+    assert posted == 4
+    issue = served.world.issue(number)
+    assert issue is not None and len(issue.comments) == 4
     outputs = [p for p in (pytester.path / ".ghxbench").rglob("*") if p.is_file()]
     assert any(p.suffix == ".jsonl" and "transcripts" in p.parts for p in outputs)
     for path in outputs:
-        assert TOKEN not in path.read_text(encoding="utf-8", errors="replace"), path
-    assert TOKEN not in result.stdout.str() + result.stderr.str()
+        assert token not in path.read_text(encoding="utf-8", errors="replace"), path
+    assert token not in result.stdout.str() + result.stderr.str()
     transcript = next(p for p in outputs if "transcripts" in p.parts).read_text()
     assert "Commented. (auth: [REDACTED])" in transcript
 
 
 def test_a_rejected_token_is_one_usage_error_before_any_item(
-    pytester: pytest.Pytester, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _project(pytester, fake)
+    _project(pytester, served)
     monkeypatch.setenv("GH_TOKEN", "ghp_notthetoken0123456789")
     result = pytester.runpytest("--ghx-mode=ghx", "--reps=3", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*backend 'github' unavailable: GitHub rejected the token (Bad credentials)*"]
     )
-    assert fake.requests == [("GET", "/user")]
+    assert served.requests == []  # the rejected token reached no world
     assert not (pytester.path / ".ghxbench" / "rows").exists()
 
 
-def test_without_a_token_or_a_writable_repository_the_run_does_not_start(
-    pytester: pytest.Pytester, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+def test_without_a_token_or_a_visible_repository_the_run_does_not_start(
+    pytester: pytest.Pytester, served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _project(pytester, fake)
+    _project(pytester, served)
     monkeypatch.delenv("GH_TOKEN")
     result = pytester.runpytest("--ghx-mode=ghx", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*no GitHub token: set GH_TOKEN or GITHUB_TOKEN*"])
-    monkeypatch.setenv("GH_TOKEN", TOKEN)
-    monkeypatch.setenv("GHXBENCH_GITHUB_REPO", "acme/elsewhere")
+    monkeypatch.setenv("GH_TOKEN", served.token)
+    monkeypatch.setenv("GHXBENCH_GITHUB_REPO", "acme-labs/elsewhere")
     result = pytester.runpytest("--ghx-mode=ghx", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["*repository acme/elsewhere not found, or not visible to @bench-bot*"]
+        ["*repository acme-labs/elsewhere not found, or not visible to @bench-bot*"]
     )
 
 
 def test_the_oracle_refuses_real_github_before_any_item(
-    pytester: pytest.Pytester, fake: FakeGitHub
+    pytester: pytest.Pytester, served: Served
 ) -> None:
-    _project(pytester, fake)
+    _project(pytester, served)
     result = pytester.runpytest("--ghx-mode=ghx", "--ghx-adapter=oracle", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*adapter 'oracle' unavailable: the oracle is the sandbox's reference agent*'github'*"]
     )
-    assert fake.requests == []
+    assert served.requests == []

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.adapters.test_openai_loop import CANARY_KEY, ScriptedServer, final, mcp_call, usage
-from tests.github.fake_github import FakeGitHub
-from tests.github_backend.conftest import ISSUE_BINDINGS, TOKEN, write_project
+from tests.github_backend.conftest import ISSUE_BINDINGS, write_project
+from tests.github_backend.served import NAME, OWNER, REPO, Served
 
 SERVER = Path(__file__).parent / "mcp_issue_server.py"
 SCENARIO = {
@@ -28,10 +28,10 @@ SCENARIO = {
 }
 
 
-def _project(pytester: pytest.Pytester, fake: FakeGitHub, mcp_command: str) -> None:
-    write_project(
+def _project(pytester: pytest.Pytester, served: Served, mcp_command: str) -> int:
+    return write_project(
         pytester,
-        fake,
+        served,
         {"issue.json": SCENARIO},
         adapter="openai",
         backend_table=f"mcp_command = {json.dumps(mcp_command)}\n",
@@ -39,12 +39,12 @@ def _project(pytester: pytest.Pytester, fake: FakeGitHub, mcp_command: str) -> N
 
 
 def test_the_mcp_server_gets_the_token_through_the_backend_launcher(
-    pytester: pytest.Pytester, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _project(pytester, fake, f"{sys.executable} {SERVER} {fake.url}")
+    number = _project(pytester, served, f"{sys.executable} {SERVER} {served.url}")
     llm = ScriptedServer()
-    arguments = {"owner": "acme", "repo": "fixtures", "issue_number": 1}
-    answer = {"ok": True, "data": {"number": 1, "title": "Crash on start"}, "error": None,
+    arguments = {"owner": OWNER, "repo": NAME, "issue_number": number}
+    answer = {"ok": True, "data": {"number": number, "title": "Crash on start"}, "error": None,
               "meta": {}}  # fmt: skip
     llm.script = [
         mcp_call("issue_read", arguments, usage(300, 20, 0, 0)),
@@ -59,8 +59,8 @@ def test_the_mcp_server_gets_the_token_through_the_backend_launcher(
     finally:
         llm.close()
     result.assert_outcomes(passed=1)
-    # the server read the issue with the token (the fake answers 401 without it)
-    assert ("GET", "/repos/acme/fixtures/issues/1") in fake.requests
+    # the server read the issue with the token (the sandbox answers 401 without it)
+    assert ("GET", f"/repos/{REPO}/issues/{number}") in served.requests
     tool_names = [t["function"]["name"] for t in llm.requests[0]["body"]["tools"]]
     assert tool_names == ["issue_read"]
     tool_result = llm.requests[1]["body"]["messages"][-1]
@@ -68,13 +68,13 @@ def test_the_mcp_server_gets_the_token_through_the_backend_launcher(
     written = [p for p in (pytester.path / ".ghxbench").rglob("*") if p.is_file()]
     for path in written:
         text = path.read_text(encoding="utf-8", errors="replace")
-        assert TOKEN not in text and CANARY_KEY not in text, path
+        assert served.token not in text and CANARY_KEY not in text, path
 
 
 def test_mcp_mode_without_the_server_binary_stops_in_preflight(
-    pytester: pytest.Pytester, fake: FakeGitHub
+    pytester: pytest.Pytester, served: Served
 ) -> None:
-    _project(pytester, fake, "no-such-github-mcp-server stdio")
+    _project(pytester, served, "no-such-github-mcp-server stdio")
     pytester.makeconftest(
         "import pytest_ghxbench as gb\n\n"
         "class Noop:\n"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -78,12 +81,44 @@ def test_items_get_an_mcp_launcher_that_holds_the_token_off_command_lines(tmp_pa
         GitHubSettings.from_config({"mcp_command": []}, {}, tmp_path)
 
 
-def test_without_a_backend_server_the_sandbox_mcp_server_is_used() -> None:
+def test_without_a_backend_server_mcp_items_have_none() -> None:
     from pytest_ghxbench.adapters.process import mcp_server_command
+    from pytest_ghxbench.api import AdapterUnavailable
 
-    _, args, server_env = mcp_server_command({"GHXBENCH_SANDBOX_STATE": "/s.json"})
-    assert args[-3:] == ["pytest_ghxbench", "sandbox", "mcp"]
-    assert server_env["GHXBENCH_SANDBOX_STATE"] == "/s.json"
+    with pytest.raises(AdapterUnavailable, match="the item's backend names no MCP server"):
+        mcp_server_command({"GHXBENCH_SANDBOX_STATE": "/s.json"})
+
+
+def test_a_token_that_cannot_push_is_one_clear_preflight_error() -> None:
+    """The sandbox's viewer may push to its repository; a token that may not is scripted."""
+    from pytest_ghxbench.api import AdapterUnavailable
+
+    answers = {
+        "/user": {"login": "reader"},
+        "/repos/acme/fixtures": {"full_name": "acme/fixtures", "permissions": {"push": False}},
+    }
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            data = json.dumps(answers[self.path]).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
+        threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}).start()
+        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+        backend = GitHubBackend(GitHubSettings("acme/fixtures", url), env={"GH_TOKEN": "t" * 20})
+        try:
+            with pytest.raises(AdapterUnavailable) as info:
+                backend.preflight()
+        finally:
+            httpd.shutdown()
+    assert str(info.value).startswith("@reader cannot push to acme/fixtures: ")
 
 
 def test_an_unreachable_api_is_one_clear_preflight_error(tmp_path: Path) -> None:
