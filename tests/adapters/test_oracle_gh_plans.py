@@ -44,6 +44,8 @@ RUN = _RES["workflow_run"]["id"]  # a failed run of CI
 JOB = _RES["workflow_job"]["id"]
 PROJECT = _RES["project"]
 DRAFT = _RES["release"]  # v0.4.0, a draft release
+RELEASE = {**REPO, "releaseId": DRAFT["id"]}
+ITEM = {"projectId": PROJECT["id"], "itemId": PROJECT["item_id"]}
 
 
 def _issue_id(number: int) -> str:
@@ -171,43 +173,21 @@ EXTRA_CASES: list[tuple[str, Mapping[str, Any]]] = [
     ("issue.assignees.update", {"issueId": ISSUE["id"], "assignees": []}),
     ("pr.merge.execute", {**REPO, "prNumber": PR, "method": "rebase"}),
     ("pr.ready_for_review.set", {**REPO, "prNumber": PR, "ready": False}),
-    (
-        "project_v2.item.field.update",
-        {
-            "projectId": PROJECT["id"],
-            "itemId": PROJECT["item_id"],
-            "fieldId": "PVTF_kwDOtinykvF0005",
-            "valueNumber": 3,
-        },
-    ),
-    (
-        "project_v2.item.field.update",
-        {
-            "projectId": PROJECT["id"],
-            "itemId": PROJECT["item_id"],
-            "fieldId": PROJECT["field_id"],
-            "clear": True,
-        },
-    ),
+    ("project_v2.item.field.update", {**ITEM, "fieldId": "PVTF_kwDOtinykvF0005", "valueNumber": 3}),
+    ("project_v2.item.field.update", {**ITEM, "fieldId": PROJECT["field_id"], "clear": True}),
     ("issue.close", {"issueId": ISSUE["id"], "reason": "duplicate"}),
     ("issue.labels.update", {"issueId": ISSUE["id"], "labels": []}),
     ("issue.labels.update", {"issueId": ISSUE["id"], "labels": ["bug", "performance"]}),
     ("issue.assignees.update", {"issueId": ISSUE["id"], "assignees": ["mona"]}),
+    ("issue.assignees.update", {"issueId": _issue_id(6), "assignees": []}),
+    ("issue.labels.add", {"issueId": ISSUE["id"], "labels": ["bug"]}),
     ("issue.update", {"issueId": ISSUE["id"], "title": "Compaction stalls writers (again)"}),
     ("issue.create", {**REPO, "title": "Minimal"}),
     ("pr.assignees.update", {**REPO, "prNumber": PR, "remove": ["mona"], "add": ["lee-k"]}),
     ("pr.review.submit_approve", {**REPO, "prNumber": PR}),
     ("release.create_draft", {**REPO, "tagName": "v0.6.0"}),
-    (
-        "release.update",
-        {
-            **REPO,
-            "releaseId": DRAFT["id"],
-            "tagName": "v0.4.1",
-            "prerelease": False,
-            "targetCommitish": "main",
-        },
-    ),
+    ("release.update", {**RELEASE, "tagName": "v0.4.1", "prerelease": False}),
+    ("release.update", {**RELEASE, "targetCommitish": "main"}),
     ("workflow_dispatch.run", {**REPO, "workflowId": "release.yml", "ref": "main"}),
     ("workflow_runs.list", {**REPO, "event": "pull_request", "status": "failure"}),
     ("workflow_runs.list", {**REPO, "event": "push", "status": "failure"}),  # none
@@ -216,6 +196,20 @@ EXTRA_CASES: list[tuple[str, Mapping[str, Any]]] = [
     ("repo.milestones.list", {**REPO, "state": "all"}),
 ]
 """Other inputs that take a different branch of a plan."""
+
+REFUSED: list[tuple[str, Mapping[str, Any]]] = [
+    ("issue.update", {"issueId": ISSUE["id"]}),
+    ("pr.assignees.update", {**REPO, "prNumber": PR}),
+    ("release.get", {**REPO, "tagName": "v9.9.9"}),
+    ("issue.milestone.set", {"issueId": ISSUE["id"], "milestoneNumber": 99}),
+    ("issue.close", {"issueId": "I_kwDOnotanissue"}),
+    ("pr.merge.execute", {**REPO, "prNumber": 8, "method": "merge"}),
+    ("pr.view", {**REPO, "prNumber": 999}),
+    ("release.create_draft", {**REPO, "tagName": "v0.3.2"}),
+    ("workflow_run.get", {**REPO, "runId": 1}),
+    ("issue.labels.add", {"issueId": ISSUE["id"], "labels": ["no-such-label"]}),
+]
+"""Inputs the capability refuses: one of the plan's commands must fail, as an agent's would."""
 
 CASES = [pytest.param(cap.id, INPUTS.get(cap.id, {}), id=cap.id) for cap in all_capabilities()] + [
     pytest.param(task, input, id=f"{task}-{n}") for n, (task, input) in enumerate(EXTRA_CASES)
@@ -315,18 +309,15 @@ def _atomic_scenarios() -> Iterator[Any]:
                     yield pytest.param(scenario, id=f"{root.name}/{path.stem}")
 
 
-@needs_gh
-@pytest.mark.parametrize("scenario", list(_atomic_scenarios()))
-def test_the_plan_fails_on_a_scenario_input_exactly_where_the_capability_does(
-    item: SandboxSession, scenario: AtomicScenario
+def _fails_exactly_where_the_capability_does(
+    item: SandboxSession, task: str, input: Mapping[str, Any]
 ) -> None:
-    """The benchmark's own inputs (some name objects the capability refuses): gh succeeds
-    and changes the world as the capability does, or one of its commands fails."""
-    input = bind_input(scenario, _M)
+    """gh succeeds and changes the world as the capability does, or, where the capability
+    refuses the input, one of the plan's commands fails (or the oracle has no plan)."""
     expected_world = fresh_world()
-    expected = run_capability(expected_world, scenario.task, input)
+    expected = run_capability(expected_world, task, dict(input))
     try:
-        plan = gh_plan(scenario.task, input, item.world)
+        plan = gh_plan(task, input, item.world)
     except NoPlan:
         assert not expected["ok"]
         return
@@ -341,6 +332,25 @@ def test_the_plan_fails_on_a_scenario_input_exactly_where_the_capability_does(
         assert _differences(_state(item.world), _state(expected_world)) == []
     else:
         assert failed is not None, f"gh succeeded where the capability says {expected['error']}"
+        assert _differences(_state(item.world), _state(expected_world)) == []
+
+
+@needs_gh
+@pytest.mark.parametrize("scenario", list(_atomic_scenarios()))
+def test_the_plan_of_a_scenario_input_fails_exactly_where_the_capability_does(
+    item: SandboxSession, scenario: AtomicScenario
+) -> None:
+    """The benchmark's own inputs, bound to the seeded world's fixture ids."""
+    _fails_exactly_where_the_capability_does(item, scenario.task, bind_input(scenario, _M))
+
+
+@needs_gh
+@pytest.mark.parametrize(("task", "input"), REFUSED, ids=[t for t, _ in REFUSED])
+def test_the_plan_of_a_refused_input_fails(
+    item: SandboxSession, task: str, input: Mapping[str, Any]
+) -> None:
+    assert not run_capability(fresh_world(), task, dict(input))["ok"]
+    _fails_exactly_where_the_capability_does(item, task, input)
 
 
 def test_reply_body_is_a_variable_so_quotes_and_dollars_survive() -> None:

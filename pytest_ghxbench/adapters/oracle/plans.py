@@ -73,10 +73,10 @@ def _assignees_update(i: Mapping[str, Any], w: World) -> Argv:
     issue = w.issue_by_node_id(str(i["issueId"]))
     current = list(issue.assignees) if issue is not None else []
     wanted = list(i["assignees"])
-    return _set_members(current, wanted, "--add-assignee", "--remove-assignee") or [
-        "--add-assignee",
-        ",".join(wanted) or "@me",
-    ]
+    # Already as wanted: an edit that changes nothing (gh refuses one without flags); never
+    # ``--add-assignee @me``, which would assign the viewer.
+    unchanged = ["--add-assignee", ",".join(wanted)] if wanted else ["--remove-assignee", "@me"]
+    return _set_members(current, wanted, "--add-assignee", "--remove-assignee") or unchanged
 
 
 def _milestone(i: Mapping[str, Any], w: World) -> Argv:
