@@ -1,6 +1,7 @@
-"""The oracle's gh plans for capabilities gh has no porcelain command for: ``gh api`` on the
-REST path or the GraphQL endpoint, and ``gh project``, written as an agent would (GraphQL values
-passed as variables with ``-f``/``-F``, never spliced into the query).
+"""The oracle's gh plans for capabilities gh has no porcelain command for (or one whose
+queries the sandbox API does not serve yet, noted at the plan): ``gh api`` on the REST path or
+the GraphQL endpoint, and ``gh project``, written as an agent would (GraphQL values passed as
+variables with ``-f``/``-F``, never spliced into the query).
 
 Like the porcelain plans, they name what the input names; where an agent would first read an id
 the input lacks (the parent of an issue whose parent is removed), the oracle takes it from the
