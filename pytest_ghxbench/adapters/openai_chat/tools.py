@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,9 @@ class McpHost:
         env: Mapping[str, str],
         cwd: Path | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        log: Path | None = None,
     ) -> None:
+        """Start the server; its stderr goes to ``log`` when given (else the harness's)."""
         from anyio.from_thread import start_blocking_portal
         from mcp import ClientSession
         from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -66,8 +69,11 @@ class McpHost:
             params = StdioServerParameters(
                 command=command[0], args=list(command[1:]), env=dict(env), cwd=cwd
             )
+            errlog = sys.stderr
+            if log is not None:
+                errlog = self._stack.enter_context(log.open("a", encoding="utf-8"))
             read, write = self._stack.enter_context(
-                portal.wrap_async_context_manager(stdio_client(params))
+                portal.wrap_async_context_manager(stdio_client(params, errlog=errlog))
             )
             self._session = self._stack.enter_context(
                 portal.wrap_async_context_manager(ClientSession(read, write))

@@ -13,6 +13,7 @@ import os
 import re
 import tempfile
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.adapters.cli_usage import cli_usage
@@ -88,7 +89,7 @@ def mcp_tool_definitions(clients: Clients, host: McpHost | None = None) -> list[
                     "HTTPS_PROXY": "http://127.0.0.1:9",
                     "HTTP_PROXY": "http://127.0.0.1:9",
                 }
-                listing = McpHost([*key, "stdio"], env)
+                listing = McpHost([*key, "stdio"], env, log=Path(home) / "server.log")
                 try:
                     _MCP_LISTINGS[key] = listing.definitions()
                 finally:
@@ -224,7 +225,8 @@ def _start_mcp(item: SandboxSession) -> McpHost:
     env = dict(item.env)
     command, args, extra = mcp_server_command(env)
     server_env = {"PATH": env["PATH"], "HOME": env["HOME"], **extra}
-    return McpHost([command, *args], server_env, cwd=item.workdir)
+    log = item.workdir / "mcp-server.log"
+    return McpHost([command, *args], server_env, cwd=item.workdir, log=log)
 
 
 def _final_answer(request: RunRequest, envelopes: list[tuple[str, dict[str, Any]]]) -> str:
