@@ -121,8 +121,34 @@ def _get(ctx: Ctx) -> Any:
     return issue_json(ctx.links, _item(ctx))
 
 
+def _update_pull(ctx: Ctx, pull: PullRequest) -> Any:
+    """``PATCH`` of a pull request's number: pull requests are issues (title, body, labels and
+    assignees, as GitHub's issues endpoint edits them)."""
+    body = ctx.body
+    for key in ("title", "body"):
+        if body.get(key) is not None:
+            setattr(pull, key, str(body[key]))
+            pull.updated_at = ctx.world.tick()
+            ctx.mutated = True
+    if "labels" in body:
+        _set_labels(ctx, _names(ctx))
+    if "assignees" in body or "assignee" in body:
+        people = [
+            *(body.get("assignees") or []),
+            *([body["assignee"]] if body.get("assignee") else []),
+        ]
+        add = [str(p) for p in people if p not in pull.assignees]
+        remove = [a for a in pull.assignees if a not in people]
+        payload = {**repo_input(ctx), "prNumber": pull.number, "add": add, "remove": remove}
+        call(ctx, "pr.assignees.update", payload)
+    return issue_json(ctx.links, pull)
+
+
 @route("PATCH", _ISSUE)
 def _update(ctx: Ctx) -> Any:
+    item = _item(ctx)
+    if isinstance(item, PullRequest):
+        return _update_pull(ctx, item)
     issue = _issue(ctx)
     body, node = ctx.body, issue.node_id
     change = {k: body[k] for k in ("title", "body") if body.get(k) is not None}
