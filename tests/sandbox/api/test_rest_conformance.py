@@ -47,7 +47,10 @@ SAMPLES = {
     "org": "acme-labs",
 }
 COMMENT_IDS = {"issues": "2650000011", "pulls": "1900000001"}
-QUERIES = {"/search/issues": "q=repo:acme-labs/tinykv+is:open"}
+QUERIES = {
+    "/search/issues": "q=repo:acme-labs/tinykv+is:open",
+    "/search/repositories": "q=repo:acme-labs/tinykv",
+}
 
 
 class Blobs:

@@ -7,6 +7,9 @@ unmerged, draft), ``state:``, ``label:`` (quoted, repeated = all of them, ``a,b`
 ``in:`` (title, body, comments), ``created:``/``updated:``/``closed:``/``comments:`` ranges
 (``>=2026-01-01``, ``<5``, ``a..b``), ``sort:`` (``created-desc``...), and free words (in the
 title or body unless ``in:`` says otherwise). Unknown qualifiers match nothing, as on GitHub.
+
+``GET /search/repositories``: the world's repository, by ``repo:``, ``user:``/``org:`` and
+words of its name or description.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.issues import sort_items
 from pytest_ghxbench.sandbox.api.rest.links import Links
+from pytest_ghxbench.sandbox.api.rest.render_core import full_repository
 from pytest_ghxbench.sandbox.api.rest.render_issues import issue_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, paged, route
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
@@ -196,3 +200,24 @@ def _search_issues(ctx: Ctx) -> Any:
         "search_type": "lexical",
         "items": [{**issue_json(links, i), "score": 1.0} for i in page],
     }
+
+
+@route("GET", "/search/repositories")
+def _search_repositories(ctx: Ctx) -> Any:
+    """The world's one repository when every qualifier (``repo:``, ``user:``/``org:``) holds
+    and every free word is in its name or description; unknown qualifiers match nothing."""
+    query = (ctx.param("q") or "").strip()
+    if not query:
+        raise RestError(
+            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}]
+        )
+    repo = ctx.world.repository
+    qualifiers, words = parse_query(query)
+    wanted = {"repo": repo.full_name, "user": repo.owner, "org": repo.owner}
+    text = f"{repo.full_name} {repo.description}".casefold()
+    found = all(
+        (name in wanted and value.casefold() == wanted[name].casefold()) != negated
+        for negated, name, value in qualifiers
+    ) and all(word.casefold() in text for word in words)
+    items = [{**full_repository(ctx.links), "score": 1.0}] if found else []
+    return {"total_count": len(items), "incomplete_results": False, "items": items}
