@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox.capabilities.prs import touch
 from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
 from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
     by_number,
@@ -19,6 +20,7 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
 )
 from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import GraphQLError
 from pytest_ghxbench.sandbox.dialects.gh_graphql_types import find_node, issue_url
+from pytest_ghxbench.sandbox.state import PullRequest
 
 __all__: list[str] = []
 
@@ -123,9 +125,26 @@ def _request_reviews(_: Any, args: A, ctx: C) -> A:
     return done(data, pullRequest=pull)
 
 
+def _set_assignees(ctx: C, pull: PullRequest, ids: Any) -> None:
+    """Assign exactly the users ``ids`` names (in that order after those who stay)."""
+    wanted = logins_of(ctx, ids or [])
+    add = [login for login in wanted if login not in pull.assignees]
+    remove = [login for login in pull.assignees if login not in wanted]
+    if add or remove:
+        payload = {**by_number(ctx, pull), "add": add, "remove": remove}
+        call_capability(ctx, "pr.assignees.update", payload)
+    else:
+        ctx.mutated = True
+        touch(ctx.world, pull)
+
+
 def _update_pull(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
     pull = pull_of(ctx, need(data, "pullRequestId"))
+    if "assigneeIds" in data:
+        _set_assignees(ctx, pull, data["assigneeIds"])
+        if not data.keys() & {"title", "body", "state"}:
+            return done(data, pullRequest=pull)
     ctx.mutated = True
     pull.title = str(data.get("title", pull.title))
     pull.body = str(data.get("body", pull.body))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.actions import latest_checks
+from pytest_ghxbench.sandbox.capabilities.prs import review_decision
 
 # Imported for its side effect: it registers the Commit and CheckRun types our fields return.
 from pytest_ghxbench.sandbox.dialects import gh_graphql_checks  # noqa: F401
@@ -19,12 +20,7 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
     connection,
     obj,
 )
-from pytest_ghxbench.sandbox.dialects.gh_render import (
-    fake_oid,
-    latest_reviews,
-    pr_database_id,
-    review_decision,
-)
+from pytest_ghxbench.sandbox.dialects.gh_render import fake_oid, latest_reviews, pr_database_id
 from pytest_ghxbench.sandbox.state import (
     PullRequest,
     Review,
@@ -204,7 +200,8 @@ def _review_fields() -> dict[str, tuple[str, Any]]:
             "URI",
             lambda p, a, c: f"{pull_url(c.world, p[0].number)}#pullrequestreview-{review(p).id}",
         ),
-        "commit": ("Commit", lambda p, a, c: review(p).commit_id or p[0].head_sha),
+        # A review whose commit is unknown (seeded without one) has none, as GitHub allows.
+        "commit": ("Commit", lambda p, a, c: review(p).commit_id or None),
         "comments": connection(
             "PullRequestReviewComment",
             lambda p, a, c: [
@@ -276,7 +273,10 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "mergeCommit": ("Commit", lambda p, a, c: p.merge_commit_sha),
         "mergeable": ("MergeableState", lambda p, a, c: p.mergeable),
         "mergeStateStatus": ("MergeStateStatus", lambda p, a, c: p.merge_state_status),
-        "reviewDecision": ("PullRequestReviewDecision", lambda p, a, c: review_decision(p) or None),
+        "reviewDecision": (
+            "PullRequestReviewDecision",
+            lambda p, a, c: review_decision(c.world, p),
+        ),
         "headRefName": ("String", lambda p, a, c: p.head_ref),
         "headRefOid": ("GitObjectID", lambda p, a, c: p.head_sha),
         "baseRefName": ("String", lambda p, a, c: p.base_ref),
