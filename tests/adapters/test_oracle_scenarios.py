@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter
+from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter, resolve_placeholders
 from pytest_ghxbench.api import RunRequest, RunResult
 from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
+from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
 from pytest_ghxbench.scenario.manifest import bind_input, missing_resources
 from pytest_ghxbench.scenario.prompt import mode_instructions
@@ -23,13 +24,6 @@ from tests.paths import EXTERNAL_SCENARIOS, REPO_ROOT
 BACKEND = SandboxBackend()
 MANIFEST = BACKEND.manifest()
 ADAPTER = OracleAdapter()
-
-
-def _mcp_gaps() -> dict[str, str]:
-    """Capabilities no tool of the pinned MCP server performs: an honest, documented gap."""
-    from pytest_ghxbench.adapters.oracle.mcp_plans import UNSERVED
-
-    return dict(UNSERVED)
 
 
 def _scenario_files() -> Iterator[Any]:
@@ -77,19 +71,27 @@ def judge(scenario: Any, mode: str, result: RunResult, session: Any, bound: Any)
     )
 
 
-def _tasks(scenario: Any) -> list[str]:
+def _steps(scenario: Any, bound: dict[str, Any]) -> list[tuple[str, Any]]:
     if scenario.kind == "workflow":
-        return [step.task for step in scenario.oracle or []]
-    return [scenario.task]
+        return [
+            (step.task, resolve_placeholders(step.input, bound)) for step in scenario.oracle or []
+        ]
+    return [(scenario.task, bound)]
 
 
 def _known_gap(scenario: Any, mode: str) -> str | None:
+    """An honest, documented gap: a workflow without oracle steps, or a step no tool of the
+    pinned MCP server performs (with this input)."""
     if scenario.kind == "workflow" and not scenario.oracle:
         return "workflow scenario has no oracle steps"
-    gaps = _mcp_gaps() if mode == "mcp" else {}
-    for task in _tasks(scenario):
-        if task in gaps:
-            return f"{task}: {gaps[task]}"
+    if mode != "mcp":
+        return None
+    from pytest_ghxbench.adapters.oracle.mcp_plans import unserved
+
+    for task, input in _steps(scenario, bind_input(scenario, MANIFEST)):
+        reason = unserved(task, input, fresh_world())
+        if reason is not None:
+            return f"{task}: the MCP server {reason}"
     return None
 
 

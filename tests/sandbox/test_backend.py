@@ -25,13 +25,28 @@ def backend() -> SandboxBackend:
 
 def test_is_a_backend_with_sessions(backend: SandboxBackend, tmp_path: Path) -> None:
     assert isinstance(backend, Backend) and backend.name == "sandbox"
-    session = backend.open_session("issue-view-001[ghx-r1]", tmp_path)
+    session = backend.open_session("issue-view-001[ghx-r1]", tmp_path, mode="ghx")
     assert isinstance(session, BackendSession)
-    env = dict(session.env)  # reading it sets up the shims for agent processes
+    env = dict(session.env)  # reading it writes the item's HOME and its ghx
     assert env[SANDBOX_ENV] == "1"
-    assert env["PATH"].split(os.pathsep)[0] == str((tmp_path / "bin").resolve())
-    assert Path(env["GHXBENCH_SANDBOX_STATE"]).is_file()
+    assert env["PATH"].split(os.pathsep)[0] == str(tmp_path / "bin")
+    assert (tmp_path / "bin" / "ghx").is_file() and not (tmp_path / "bin" / "gh").exists()
+    assert env["GH_HOST"] == "github.localhost" and env["GH_TOKEN"].startswith("ghs_")
     session.close()
+
+
+def test_withdrawn_token_no_longer_reaches_the_world(
+    backend: SandboxBackend, tmp_path: Path
+) -> None:
+    session = backend.open_session("issue-view-001[ghx-r1]", tmp_path, mode="ghx")
+    repo = {"owner": "acme-labs", "name": "tinykv", "issueNumber": 3}
+    assert session.run_task("issue.view", repo)["ok"]
+    client = session.client()
+    session.close()
+    from pytest_ghxbench.ghx import run_capability
+
+    envelope = run_capability(client, "issue.view", repo)
+    assert envelope["error"]["code"] == "AUTH", envelope
 
 
 def test_registered_as_a_built_in_backend(request: pytest.FixtureRequest) -> None:
