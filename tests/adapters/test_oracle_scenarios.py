@@ -107,6 +107,8 @@ def test_oracle_passes_scenario(path: Path, mode: str, tmp_path: Path) -> None:
         verdict = None if result.error else judge(scenario, mode, result, session, bound)
     finally:
         session.close()
+    if gap is not None and scenario.kind == "workflow" and not scenario.oracle:
+        pytest.xfail(gap)
     if gap is not None:
         # An honest gap: a failed answer naming the server and its version, never a pass.
         assert result.error is None, result.error
