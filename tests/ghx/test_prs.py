@@ -4,14 +4,14 @@ merge; the external pr.* scenarios; and the differential test against the world-
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
 
 from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
-from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.sandbox.state import User, World
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario
 from tests.ghx import conftest as served
@@ -44,12 +44,18 @@ def on_dotcom(value: Any) -> Any:
     return json.loads(json.dumps(value).replace(json.dumps(root)[1:-1], DOTCOM))
 
 
-def same_as_world(task: str, input: Mapping[str, Any]) -> dict[str, Any]:
+def same_as_world(
+    task: str, input: Mapping[str, Any], prepare: Callable[[World], None] | None = None
+) -> dict[str, Any]:
     """``assert_same_as_world_capability`` with web URLs compared on github.com (the world
-    capabilities link to github.com, the served world to the server's own web root)."""
+    capabilities link to github.com, the served world to the server's own web root), on fresh
+    worlds that ``prepare`` may change first."""
     from pytest_ghxbench.sandbox.capabilities.registry import run_capability as on_world
 
     expected_world, world = fresh_world(), fresh_world()
+    for each in (expected_world, world) if prepare is not None else ():
+        assert prepare is not None
+        prepare(each)
     expected = on_world(expected_world, task, input)
     try:
         got = on_dotcom(served.run(world, task, input))
@@ -161,6 +167,58 @@ DIFFERENTIAL: list[tuple[str, dict[str, Any]]] = [
 )
 def test_same_as_the_world_capability(task: str, input: dict[str, Any]) -> None:
     same_as_world(task, input)
+
+
+def _conflicting(world: World) -> None:
+    pull = world.pull_request(7)
+    assert pull is not None
+    pull.mergeable = "CONFLICTING"
+
+
+def _main_moved(world: World) -> None:
+    next(b for b in world.repository.branches if b.name == "main").sha = "1" * 40
+
+
+def _protect_head(world: World) -> None:
+    for branch in world.repository.branches:
+        branch.protected = branch.name == "fix/compaction-lock"
+
+
+def _many_collaborators(world: World) -> None:
+    world.collaborators += [f"dev{i}" for i in range(10)]
+    world.users += [User(login=f"dev{i}") for i in range(10)]
+
+
+def _ready_on_protected_main(world: World) -> None:
+    protect_main(world)
+    pull = world.pull_request(8)
+    assert pull is not None
+    pull.is_draft, pull.merge_state_status = False, "BLOCKED"
+
+
+PREPARED: list[tuple[str, dict[str, Any], Callable[[World], None]]] = [
+    ("pr.branch.update", PR, _conflicting),
+    ("pr.merge.execute", PR, _conflicting),
+    ("pr.mergeability.view", PR, _conflicting),
+    ("pr.branch.update", PR, _main_moved),
+    ("pr.merge.execute", {**PR, "deleteBranch": True}, _protect_head),
+    ("pr.merge.execute", {**REPO, "prNumber": 8}, _ready_on_protected_main),
+    ("pr.mergeability.view", {**REPO, "prNumber": 8}, _ready_on_protected_main),
+    ("pr.mergeability.view", PR, protect_main),
+    ("pr.assignees.update", {**PR, "add": [f"dev{i}" for i in range(10)]}, _many_collaborators),
+    ("pr.assignees.update", {**PR, "add": [f"dev{i}" for i in range(9)]}, _many_collaborators),
+]
+
+
+@pytest.mark.parametrize(
+    ("task", "input", "prepare"),
+    PREPARED,
+    ids=[f"{t}-{p.__name__}-{i}" for i, (t, _, p) in enumerate(PREPARED)],
+)
+def test_same_as_the_world_capability_after_a_change(
+    task: str, input: dict[str, Any], prepare: Callable[[World], None]
+) -> None:
+    same_as_world(task, input, prepare)
 
 
 # ---------------------------------------------------------------- reads
@@ -339,7 +397,7 @@ def test_assignee_refusals(world: World) -> None:
     assert problem["code"] == "VALIDATION" and "nobody-here" in problem["message"]
     assert error(world, "pr.assignees.update", prNumber=7)["code"] == "VALIDATION"
     assert error(world, "pr.assignees.update", prNumber=7, add=[""])["code"] == "VALIDATION"
-    world.collaborators += [f"dev{i}" for i in range(10)]
+    _many_collaborators(world)
     too_many = [f"dev{i}" for i in range(10)]
     assert error(world, "pr.assignees.update", prNumber=7, add=too_many)["code"] == "VALIDATION"
     assert data(world, "pr.view", prNumber=7)["number"] == 7

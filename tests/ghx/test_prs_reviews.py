@@ -3,7 +3,7 @@ requests; and the differential test against the world-based capabilities."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -91,6 +91,42 @@ DIFFERENTIAL: list[tuple[str, dict[str, Any]]] = [
 )
 def test_same_as_the_world_capability(task: str, input: dict[str, Any]) -> None:
     same_as_world(task, input)
+
+
+def _author_views(world: World) -> None:
+    world.viewer = "mona"
+
+
+def _outdated(world: World) -> None:
+    pull = world.pull_request(7)
+    assert pull is not None
+    pull.review_threads[1].is_outdated = True
+
+
+def _dana_views(world: World) -> None:
+    world.viewer = "dana-ops"
+
+
+PREPARED: list[tuple[str, dict[str, Any], Callable[[World], None]]] = [
+    ("pr.review.submit_approve", PR, _author_views),
+    ("pr.review.submit_request_changes", {**PR, "body": "x"}, _author_views),
+    ("pr.review.submit_comment", {**PR, "body": "Note to self."}, _author_views),
+    ("pr.review.submit_approve", {**PR, "body": "Thanks, all fixed."}, _dana_views),
+    ("pr.comments.list", PR, _outdated),
+    ("pr.comments.list", {**PR, "includeOutdated": True}, _outdated),
+    ("pr.comment.resolve", {"threadId": OPEN_THREADS[0]}, _dana_views),
+]
+
+
+@pytest.mark.parametrize(
+    ("task", "input", "prepare"),
+    PREPARED,
+    ids=[f"{t}-{p.__name__}-{i}" for i, (t, _, p) in enumerate(PREPARED)],
+)
+def test_same_as_the_world_capability_after_a_change(
+    task: str, input: dict[str, Any], prepare: Callable[[World], None]
+) -> None:
+    same_as_world(task, input, prepare)
 
 
 # ---------------------------------------------------------------- review threads
