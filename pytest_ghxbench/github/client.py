@@ -65,6 +65,17 @@ class GitHubClient:
     timeout_s: float = 30.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests_made: int = field(default=0, repr=False)
+    proxy: str | None = None
+    """Send every request through this HTTP proxy instead of the environment's proxies."""
+    _opener: urllib.request.OpenerDirector | None = field(default=None, init=False, repr=False)
+
+    def _open(self, req: urllib.request.Request) -> Any:
+        if self.proxy is None:
+            return urllib.request.urlopen(req, timeout=self.timeout_s)
+        if self._opener is None:
+            proxies = {"http": self.proxy, "https": self.proxy}
+            self._opener = urllib.request.build_opener(urllib.request.ProxyHandler(proxies))
+        return self._opener.open(req, timeout=self.timeout_s)
 
     def __repr__(self) -> str:  # never show the token
         return f"GitHubClient(api_url={self.api_url!r})"
@@ -104,7 +115,7 @@ class GitHubClient:
             self.requests_made += 1
             req = urllib.request.Request(url, data=data, method=method, headers=headers)
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout_s) as answer:
+                with self._open(req) as answer:
                     return Response(answer.status, dict(answer.headers), _decode(answer.read()))
             except urllib.error.HTTPError as exc:
                 payload = _decode(exc.read())

@@ -16,7 +16,7 @@ from pytest_ghxbench.ghx.registry import run_capability
 from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
-from pytest_ghxbench.sandbox.item_env import item_environment
+from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, item_environment
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, seeded
 from pytest_ghxbench.sandbox.state import World
 
@@ -27,6 +27,9 @@ __all__ = ["SANDBOX_ENV", "SERVED_MODES", "ProcessEnv", "SandboxBackend", "Sandb
 
 SERVED_MODES = frozenset({"agent_direct", "mcp", "ghx"})
 """Modes whose clients (the real gh, the real MCP server, ghx) reach the world over the API."""
+
+SANDBOX_API_URL = f"http://api.{SANDBOX_HOST}"
+"""Where the sandbox's REST API is for clients that go through its proxy (as gh derives it)."""
 
 SANDBOX_ENV = "GHXBENCH_SANDBOX"
 """Set to ``"1"`` in the environment the sandbox gives an agent's tools."""
@@ -112,10 +115,11 @@ class SandboxSession:
         return self._token
 
     def client(self) -> GitHubClient:
-        """An API client that acts on this item's world (straight to the server's loopback
-        address, the Enterprise Server layout)."""
+        """An API client that acts on this item's world, addressing the sandbox's GitHub the
+        way the item's clients do (``api.github.localhost`` through the proxy), so what it
+        reads (URLs included) is what they read."""
         token = self.token()
-        return GitHubClient(token, api_url=self._backend.server().api_url)
+        return self._backend.client(token)
 
     def export_processes(self) -> dict[str, str]:
         """The env an agent's processes need for this item's mode: a private HOME, the
@@ -183,6 +187,10 @@ class SandboxBackend:
                 self._server = ApiServer(Path(self._state_dir.name)).start()
                 atexit.register(self.close)
             return self._server
+
+    def client(self, token: str) -> GitHubClient:
+        """An API client acting on the world registered under ``token``."""
+        return GitHubClient(token, api_url=SANDBOX_API_URL, proxy=self.server().proxy_url)
 
     def preflight(self, config: Any = None) -> None:
         """Once per session: the real clients the selected modes run are installed."""

@@ -31,7 +31,6 @@ from pytest_ghxbench.adapters.oracle.transcript import Transcript
 from pytest_ghxbench.api import ToolCall
 from pytest_ghxbench.ghx.cli import CliResult, run_ghx
 from pytest_ghxbench.ghx.registry import get_capability, run_capability
-from pytest_ghxbench.github.client import GitHubClient
 
 if TYPE_CHECKING:
     from pytest_ghxbench.adapters.openai_chat.tools import McpHost
@@ -165,12 +164,12 @@ def expected_envelope(item: SandboxSession, task: str, input: Mapping[str, Any])
     cap = get_capability(task)
     if cap is None or not cap.mutates:
         return run_capability(item.client(), task, input)
-    server = item.backend.server()
-    token, _slot = server.registry.register(copy.deepcopy(item.world), f"{item.item_id}#expected")
+    registry = item.backend.server().registry
+    token, _slot = registry.register(copy.deepcopy(item.world), f"{item.item_id}#expected")
     try:
-        return run_capability(GitHubClient(token, api_url=server.api_url), task, input)
+        return run_capability(item.backend.client(token), task, input)
     finally:
-        server.registry.unregister(token)
+        registry.unregister(token)
 
 
 # --------------------------------------------------------------------------------- ghx
