@@ -15,7 +15,14 @@ import zipfile
 from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.actions import find_run
-from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, call, repo_input, route
+from pytest_ghxbench.sandbox.api.rest.router import (
+    Ctx,
+    RestError,
+    call,
+    or_not_found,
+    repo_input,
+    route,
+)
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.capabilities.actions import latest_jobs
 from pytest_ghxbench.sandbox.state import Job
@@ -32,10 +39,12 @@ def _redirect(url: str) -> ApiResponse:
 
 @route("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", status=302)
 def _job_logs(ctx: Ctx) -> Any:
-    data = call(ctx, "workflow_job.logs.get", {**repo_input(ctx), "jobId": ctx.number("job_id")})
     job_id = ctx.number("job_id")
+    call(ctx, "workflow_job.logs.get", {**repo_input(ctx), "jobId": job_id})  # its refusals
+    job = or_not_found(ctx.world.job(job_id))
+    # the whole log, as GitHub serves it (the capability keeps only the end of a long one)
     name = f"job-logs-{job_id}.txt"
-    return _redirect(ctx.request.blobs.put(data["log"].encode(), "text/plain", name))
+    return _redirect(ctx.request.blobs.put(job.log.encode(), "text/plain", name))
 
 
 @route("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/logs", status=302)
