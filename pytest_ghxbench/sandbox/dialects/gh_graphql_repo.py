@@ -81,7 +81,19 @@ def _repo_issues(world: World, args: A) -> list[Issue]:
     filters = args.get("filterBy") or {}
     if filters.get("assignee"):
         chosen = [i for i in chosen if filters["assignee"] in i.assignees]
+    milestone = filters.get("milestoneNumber")
+    if milestone is not None:
+        chosen = [i for i in chosen if _in_milestone(i, str(milestone))]
     return _order(chosen, args)
+
+
+def _in_milestone(issue: Issue, wanted: str) -> bool:
+    """``IssueFilters.milestoneNumber``: a number, ``*`` (any milestone) or ``none``."""
+    if wanted == "*":
+        return issue.milestone is not None
+    if wanted.lower() == "none":
+        return issue.milestone is None
+    return str(issue.milestone) == wanted
 
 
 def _repo_field(world: World, owner: Any, name: Any) -> World:
