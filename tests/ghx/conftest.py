@@ -31,12 +31,14 @@ _CLIENTS: dict[int, tuple[str, GitHubClient]] = {}
 @pytest.fixture(scope="session", autouse=True)
 def _api_server() -> Iterator[ApiServer]:
     global _SERVER
-    with tempfile.TemporaryDirectory(prefix="ghxbench-test-") as state:
-        with ApiServer(Path(state)) as server:
-            _SERVER = server
-            yield server
-            _SERVER = None
-            _CLIENTS.clear()
+    with (
+        tempfile.TemporaryDirectory(prefix="ghxbench-test-") as state,
+        ApiServer(Path(state)) as server,
+    ):
+        _SERVER = server
+        yield server
+        _SERVER = None
+        _CLIENTS.clear()
 
 
 def client_for(world: World) -> GitHubClient:
@@ -92,7 +94,7 @@ def _comparable(envelope: Mapping[str, Any]) -> dict[str, Any]:
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
             return {
-                k: ({**v, "endCursor": None} if k == "pageInfo" and isinstance(v, dict) else strip(v))
+                k: {**v, "endCursor": None} if k == "pageInfo" and isinstance(v, dict) else strip(v)
                 for k, v in value.items()
             }
         if isinstance(value, list):
@@ -103,18 +105,39 @@ def _comparable(envelope: Mapping[str, Any]) -> dict[str, Any]:
     return {"ok": envelope["ok"], "code": error.get("code"), "data": strip(envelope["data"])}
 
 
-def assert_same_as_world_capability(task: str, input: Mapping[str, Any]) -> dict[str, Any]:
+def on_dotcom(value: Any) -> Any:
+    """``value`` with the served web root (``http://127.0.0.1:PORT``) read as github.com, where
+    the world-based capabilities link to."""
+    assert _SERVER is not None
+    root = _SERVER.api_url.removesuffix("/api/v3")
+    if isinstance(value, str):
+        return value.replace(root, "https://github.com")
+    if isinstance(value, dict):
+        return {k: on_dotcom(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [on_dotcom(v) for v in value]
+    return value
+
+
+def assert_same_as_world_capability(
+    task: str, input: Mapping[str, Any], prepare: Callable[[World], None] | None = None
+) -> dict[str, Any]:
     """TEMPORARY while the world-based capabilities exist: the HTTP capability answers what the
-    world-based one answers on an identical fresh world, and leaves the world in the same state.
-    Returns the HTTP envelope."""
+    world-based one answers on an identical fresh world (``prepare`` may change both first),
+    and leaves the world in the same state. Returns the HTTP envelope."""
     from pytest_ghxbench.sandbox.capabilities.registry import run_capability as on_world
+
     expected_world, served = fresh_world(), fresh_world()
+    if prepare is not None:
+        prepare(expected_world)
+        prepare(served)
     expected = on_world(expected_world, task, input)
     try:
-        got = run(served, task, input)
+        got = on_dotcom(run(served, task, input))
     finally:
         forget(served)
     assert _comparable(got) == _comparable(expected), (got, expected)
-    state = {"exclude": {"clock"}, "mode": "json"}
+    state: dict[str, Any] = {"exclude": {"clock"}, "mode": "json"}
     assert served.model_dump(**state) == expected_world.model_dump(**state)
-    return got
+    result: dict[str, Any] = got
+    return result
