@@ -4,7 +4,7 @@ external issue.* scenarios; and the differential test against the world-based ca
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,35 +15,8 @@ from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario
 from tests.ghx import conftest as served
-from tests.ghx.conftest import REPO, error, ok
+from tests.ghx.conftest import REPO, assert_same_as_world_capability, error, ok, on_dotcom
 from tests.sandbox.conftest import external_atomic, issue, needs_external
-
-DOTCOM = "https://github.com"
-
-
-def on_dotcom(value: Any) -> Any:
-    """``value`` with the server's web root read as github.com, where the world-based
-    capabilities put their URLs."""
-    assert served._SERVER is not None
-    root = served._SERVER.api_url.removesuffix("/api/v3")
-    return json.loads(json.dumps(value).replace(root, DOTCOM))
-
-
-def same_as_world(task: str, input: Mapping[str, Any]) -> dict[str, Any]:
-    """The HTTP capability answers as the world-based one on an identical fresh world (web URLs
-    compared on github.com, cursors ignored) and leaves the same world."""
-    from pytest_ghxbench.sandbox.capabilities.registry import run_capability as on_world
-
-    expected_world, world = fresh_world(), fresh_world()
-    expected = on_world(expected_world, task, input)
-    try:
-        got: dict[str, Any] = on_dotcom(served.run(world, task, input))
-    finally:
-        served.forget(world)
-    assert served._comparable(got) == served._comparable(expected), (got, expected)
-    state: dict[str, Any] = {"exclude": {"clock"}, "mode": "json"}
-    assert world.model_dump(**state) == expected_world.model_dump(**state)
-    return got
 
 
 def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
@@ -431,7 +404,32 @@ def test_differential_covers_every_issue_capability() -> None:
     ("task", "input"), DIFFERENTIAL, ids=[f"{t}-{i}" for i, (t, _) in enumerate(DIFFERENTIAL)]
 )
 def test_same_as_the_world_capability(task: str, input: dict[str, Any]) -> None:
-    same_as_world(task, input)
+    assert_same_as_world_capability(task, input)
+
+
+def _locked(world: World) -> None:
+    issue(world, 3).locked = True
+    world.collaborators.remove(world.viewer)
+
+
+def _closed_parent(world: World) -> None:
+    issue(world, 1).state = "CLOSED"
+
+
+PREPARED: list[tuple[str, dict[str, Any], Callable[[World], None]]] = [
+    ("issue.comments.create", {"issueId": I3, "body": "Hi"}, _locked),
+    ("issue.view", {**REPO, "issueNumber": 3}, _locked),
+    ("issue.relations.get", {**REPO, "issueNumber": 3}, _closed_parent),
+    ("issue.list", {**REPO, "state": "closed"}, _closed_parent),
+    ("repo.milestones.list", REPO, _closed_parent),
+]
+
+
+@pytest.mark.parametrize(("task", "input", "prepare"), PREPARED)
+def test_same_as_the_world_capability_on_a_changed_world(
+    task: str, input: dict[str, Any], prepare: Callable[[World], None]
+) -> None:
+    assert_same_as_world_capability(task, input, prepare)
 
 
 def test_schemas_routes_and_descriptions_are_the_world_capabilities() -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.models import AtomicScenario
-from tests.ghx.conftest import REPO, error, ok
-from tests.ghx.test_issues import on_dotcom, run_scenario, same_as_world
+from tests.ghx.conftest import REPO, assert_same_as_world_capability, error, ok, on_dotcom
+from tests.ghx.test_issues import run_scenario
 from tests.sandbox.conftest import external_atomic
 
 SCENARIOS = external_atomic("repo.")
@@ -109,7 +109,7 @@ def test_differential_covers_every_repo_capability() -> None:
     ("task", "input"), DIFFERENTIAL, ids=[f"{t}-{i}" for i, (t, _) in enumerate(DIFFERENTIAL)]
 )
 def test_same_as_the_world_capability(task: str, input: dict[str, Any]) -> None:
-    same_as_world(task, input)
+    assert_same_as_world_capability(task, input)
 
 
 def test_schemas_routes_and_descriptions_are_the_world_capabilities() -> None:
