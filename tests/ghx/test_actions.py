@@ -188,6 +188,17 @@ def test_dispatch_queues_a_run_on_the_branch_head(world: World) -> None:
     assert run["headSha"] == "3f9c2a1e8b7d6c5f4a3b2c1d0e9f8a7b6c5d4e3f"
 
 
+def test_the_dispatch_endpoint_returns_the_run_when_asked(world: World) -> None:
+    path = "/repos/acme-labs/tinykv/actions/workflows/ci.yml/dispatches"
+    plain = conftest.client_for(world).request("POST", path, body={"ref": "main"})
+    assert (plain.status, plain.data) == (204, None)
+    asked = {"ref": "main", "return_run_details": True}
+    details = conftest.client_for(world).request("POST", path, body=asked)
+    assert details.status == 200
+    assert details.data["workflow_run_id"] == world.workflow_runs[-1].id
+    assert details.data["html_url"].endswith(f"/actions/runs/{world.workflow_runs[-1].id}")
+
+
 @pytest.mark.parametrize(
     ("input", "code"),
     [

@@ -9,8 +9,9 @@ Every input also has ``owner`` and ``name`` (the repository).
   dispatched, runId
 
 GitHub's REST API finds a workflow by id or file name only; paths and names are matched here
-against the listed workflows. A dispatch answers ``204`` without the run, so ``runId`` is the
-newest ``workflow_dispatch`` run of the workflow on the branch afterwards.
+against the listed workflows. A dispatch asks for the run's details (``return_run_details``);
+from a server that answers ``204`` only, ``runId`` is the newest ``workflow_dispatch`` run of
+the workflow on the branch afterwards.
 
 Errors: ``NOT_FOUND`` for an unknown repository, workflow or ref; ``VALIDATION`` for inputs the
 workflow does not declare; ``CONFLICT`` for dispatching a disabled workflow or one without a
@@ -111,6 +112,21 @@ def _dispatch_refusal(exc: GitHubError) -> CapabilityError | None:
     return None
 
 
+def _dispatch(client: GitHubClient, path: str, body: dict[str, Any]) -> Any:
+    """POST the dispatch; again without ``return_run_details`` if the server does not know it
+    (GitHub Enterprise Server releases before February 2026)."""
+    try:
+        return client.request("POST", path, body=body).data
+    except GitHubError as exc:
+        if "return_run_details" in body and "return_run_details" in exc.message:
+            plain = {k: v for k, v in body.items() if k != "return_run_details"}
+            return _dispatch(client, path, plain)
+        refusal = _dispatch_refusal(exc)
+        if refusal is not None:
+            raise refusal from None
+        raise
+
+
 @capability(
     "workflow_dispatch.run",
     "Trigger a workflow_dispatch run of a workflow on a branch, with its inputs.",
@@ -135,26 +151,20 @@ def dispatch_workflow(client: GitHubClient, input: dict[str, Any]) -> dict[str, 
             f"Cannot trigger a 'workflow_dispatch' on a disabled workflow ({flow['path']})",
         )
     flow_path = f"{repo_path(input)}/actions/workflows/{flow['id']}"
-    body: dict[str, Any] = {"ref": input["ref"]}
+    body: dict[str, Any] = {"ref": input["ref"], "return_run_details": True}
     if input.get("inputs"):
         body["inputs"] = input["inputs"]
-    try:
-        client.request("POST", f"{flow_path}/dispatches", body=body)
-    except GitHubError as exc:
-        refusal = _dispatch_refusal(exc)
-        if refusal is not None:
-            raise refusal from None
-        raise
-    branch = input["ref"].removeprefix("refs/heads/")
-    runs = client.rest(
-        "GET",
-        f"{flow_path}/runs",
-        params={"event": "workflow_dispatch", "branch": branch, "per_page": 1},
-    )
-    newest = (runs.get("workflow_runs") or [None])[0] if isinstance(runs, dict) else None
+    answer = _dispatch(client, f"{flow_path}/dispatches", body)
+    run_id = answer.get("workflow_run_id") if isinstance(answer, dict) else None
+    if run_id is None:  # a server that answers 204 only: the newest dispatched run
+        branch = input["ref"].removeprefix("refs/heads/")
+        params = {"event": "workflow_dispatch", "branch": branch, "per_page": 1}
+        runs = client.rest("GET", f"{flow_path}/runs", params=params)
+        newest = (runs.get("workflow_runs") or [{}])[0] if isinstance(runs, dict) else {}
+        run_id = newest.get("id")
     return {
         "workflowId": str(input["workflowId"]),
         "ref": input["ref"],
         "dispatched": True,
-        "runId": newest["id"] if isinstance(newest, dict) else None,
+        "runId": run_id,
     }

@@ -22,6 +22,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     repo_input,
     route,
 )
+from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.capabilities.actions import latest_jobs
 from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun
 
@@ -67,8 +68,19 @@ def _dispatch(ctx: Ctx) -> Any:
         "ref": str(ref),
         "inputs": dict(ctx.body.get("inputs") or {}),
     }
-    call(ctx, "workflow_dispatch.run", payload)
-    return None
+    dispatched = call(ctx, "workflow_dispatch.run", payload)
+    if ctx.body.get("return_run_details") is not True:
+        return None
+    # GitHub's answer since February 2026 when the run details are asked for
+    run_id = dispatched["runId"]
+    links = Links(ctx.world, ctx.urls)
+    return ApiResponse.json(
+        {
+            "workflow_run_id": run_id,
+            "run_url": links.api(f"actions/runs/{run_id}"),
+            "html_url": links.web(f"actions/runs/{run_id}"),
+        }
+    )
 
 
 def _toggle(ctx: Ctx, state: str) -> Any:
