@@ -19,12 +19,9 @@ A project is addressed by its owner's login and number (``owner`` or ``org`` / `
   ``valueDate`` (YYYY-MM-DD), ``valueSingleSelectOptionId``, ``valueIterationId``, or
   ``clear: true``) → itemId, fieldId, value, updated
 
-Adding an issue that is already on the board returns its item (``added: false``). The value
-must suit the field (checked here from the field's type and options before the mutation);
-title, assignee and label fields change with their issue, not here.
-
-The owner's type is not checked: an owner login is looked up as an organization, then as a
-user (``project_v2.user.get`` tries the user first), as ``gh project view --owner`` does.
+Adding an issue already on the board returns its item (``added: false``). A value must suit
+the field (checked here, from the field's type and options, before the mutation). An owner is
+looked up as an organization, then as a user (the user first for ``project_v2.user.get``).
 
 Errors: ``NOT_FOUND`` for an unknown owner, project, item, field or issue; ``VALIDATION`` for a
 malformed issue URL, a missing or second value, or a value that does not suit the field.
@@ -307,13 +304,8 @@ def project_item_add_issue(client: GitHubClient, input: dict[str, Any]) -> dict[
     )
     if kind != "issues":
         raise missing
-    try:
-        data = client.graphql(_ISSUE_QUERY, {"owner": owner, "name": name, "number": int(number)})
-    except GitHubError as exc:
-        if exc.status == 200 and exc.message.startswith("NOT_FOUND"):
-            raise missing from None
-        raise
-    issue = ((data or {}).get("repository") or {}).get("issue")
+    data = _found(client, _ISSUE_QUERY, owner=owner, name=name, number=int(number))
+    issue = (data.get("repository") or {}).get("issue")
     if not isinstance(issue, dict):
         raise missing
     existing = next(
@@ -355,15 +347,19 @@ mutation ClearValue($projectId: ID!, $itemId: ID!, $fieldId: ID!) {
 """
 
 
-def _node(client: GitHubClient, query: str, node_id: str) -> dict[str, Any]:
-    """The node (as ``query`` selects it), ``{}`` when there is none."""
+def _found(client: GitHubClient, query: str, **variables: Any) -> dict[str, Any]:
+    """The answer's data, ``{}`` when GitHub finds nothing by the given ids or numbers."""
     try:
-        data = client.graphql(query, {"id": node_id})
+        data = client.graphql(query, variables)
     except GitHubError as exc:
         if exc.status == 200 and exc.message.startswith("NOT_FOUND"):
             return {}
         raise
-    node = (data or {}).get("node")
+    return data if isinstance(data, dict) else {}
+
+
+def _node(client: GitHubClient, query: str, node_id: str) -> dict[str, Any]:
+    node = _found(client, query, id=node_id).get("node")
     return node if isinstance(node, dict) else {}
 
 
