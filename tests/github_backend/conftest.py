@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.github_backend.served import NAME, OWNER, REPO, Served, served_world
+from pytest_ghxbench.sandbox.api.server import ApiServer
+from tests.github_backend.served import NAME, OWNER, REPO, Served, running_server, world_on
 
 ISSUE_BINDINGS = {
     "bindings": {
@@ -22,13 +23,21 @@ ISSUE_BINDINGS = {
 """A scenario ``fixture`` that binds the fixture repository and its issue."""
 
 
+@pytest.fixture(scope="module")
+def api_server() -> Iterator[ApiServer]:
+    """One server per module, started (and its handlers loaded) before any test's pytester
+    snapshots the loaded modules."""
+    with running_server() as server:
+        yield server
+
+
 @pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
-    """A served world whose token is the only one in the environment (``GH_TOKEN``); its REST
+def served(api_server: ApiServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    """A fresh world whose token is the only one in the environment (``GH_TOKEN``); the REST
     root is in ``GHXBENCH_TEST_API_URL`` for the agents of the projects under test."""
     for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
         monkeypatch.delenv(name, raising=False)
-    with served_world() as world:
+    with world_on(api_server) as world:
         monkeypatch.setenv("GH_TOKEN", world.token)
         monkeypatch.setenv("GHXBENCH_TEST_API_URL", world.url)
         yield world

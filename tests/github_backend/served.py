@@ -13,10 +13,11 @@ from pathlib import Path
 from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot
 from pytest_ghxbench.sandbox.api.server import ApiServer
+from pytest_ghxbench.sandbox.capabilities.registry import all_capabilities
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["NAME", "OWNER", "REPO", "Served", "served_world"]
+__all__ = ["NAME", "OWNER", "REPO", "Served", "running_server", "served_world", "world_on"]
 
 OWNER, NAME = "acme-labs", "tinykv"
 REPO = f"{OWNER}/{NAME}"
@@ -53,14 +54,41 @@ class Served:
         self.server.close()
 
 
+def _warm_up(server: ApiServer) -> None:
+    """Import now what the server imports on first use (its REST and GraphQL handlers and the
+    capabilities they call): an in-process pytester run unloads the modules imported after its
+    fixture was set up, and a capability module imported again registers twice."""
+    all_capabilities()
+    with world_on(server) as served:
+        served.client().graphql("query { viewer { login } }")
+        served.client().rest("GET", f"/repos/{REPO}")
+
+
 @contextmanager
-def served_world() -> Iterator[Served]:
-    """An API server serving one fresh world; its token is the only one it accepts."""
+def running_server() -> Iterator[ApiServer]:
+    """A started API server with no world yet; its handlers are loaded."""
     with tempfile.TemporaryDirectory(prefix="ghxbench-served-") as state_dir:
         server = ApiServer(Path(state_dir)).start()
         try:
-            world = fresh_world()
-            token, slot = server.registry.register(world, "github-backend-test")
-            yield Served(server, world, token, slot)
+            _warm_up(server)
+            yield server
         finally:
             server.close()
+
+
+@contextmanager
+def world_on(server: ApiServer) -> Iterator[Served]:
+    """A fresh world on ``server``, with a token of its own, withdrawn afterwards."""
+    world = fresh_world()
+    token, slot = server.registry.register(world, "github-backend-test")
+    try:
+        yield Served(server, world, token, slot)
+    finally:
+        server.registry.unregister(token)
+
+
+@contextmanager
+def served_world() -> Iterator[Served]:
+    """A server of its own serving one fresh world (tests that stop the server use this)."""
+    with running_server() as server, world_on(server) as served:
+        yield served

@@ -4,24 +4,18 @@ server serving a fresh world."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pytest_ghxbench.cli.main import main
 from pytest_ghxbench.github.fixtures import SEED_LABEL
-from tests.github_backend.served import REPO, Served, served_world
+from tests.github_backend.served import REPO, Served
 
 
-@pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Served]:
-    for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GHXBENCH_GITHUB_REPO"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    with served_world() as world:
-        monkeypatch.setenv("GH_TOKEN", world.token)
-        yield world
+@pytest.fixture(autouse=True)
+def _in_tmp_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # where the manifest is written
 
 
 def _cli(served: Served, *args: str) -> int:
