@@ -70,11 +70,11 @@ class GitHubClient:
     _opener: urllib.request.OpenerDirector | None = field(default=None, init=False, repr=False)
 
     def _open(self, req: urllib.request.Request) -> Any:
-        if self.proxy is None:
-            return urllib.request.urlopen(req, timeout=self.timeout_s)
         if self._opener is None:
-            proxies = {"http": self.proxy, "https": self.proxy}
-            self._opener = urllib.request.build_opener(urllib.request.ProxyHandler(proxies))
+            proxies = None if self.proxy is None else {"http": self.proxy, "https": self.proxy}
+            self._opener = urllib.request.build_opener(
+                urllib.request.ProxyHandler(proxies), _SameHostCredentials()
+            )
         return self._opener.open(req, timeout=self.timeout_s)
 
     def __repr__(self) -> str:  # never show the token
@@ -180,6 +180,27 @@ class GitHubClient:
         if params:
             url += "?" + urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
         return url
+
+
+class _SameHostCredentials(urllib.request.HTTPRedirectHandler):
+    """Follow redirects, but never carry the token to another host (GitHub sends logs and
+    archives to blob storage with a URL that is its own credential)."""
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        redirected = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if redirected is not None:
+            source = urllib.parse.urlsplit(req.full_url).netloc.lower()
+            if urllib.parse.urlsplit(newurl).netloc.lower() != source:
+                redirected.remove_header("Authorization")
+        return redirected
 
 
 def _decode(raw: bytes) -> Any:
