@@ -80,7 +80,8 @@ def test_rows_match_the_stream(tmp_path: Path) -> None:
     [("agent_direct", "Bash(gh:*)"), ("ghx", "Bash(ghx:*)"), ("mcp", "mcp__ghxbench")],
 )
 def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, expected: str) -> None:
-    env = fake_env(tmp_path, [{"event": RESULT}], GHXBENCH_SANDBOX_STATE=str(tmp_path / "s.json"))
+    launcher = str(tmp_path / "bin" / "github-mcp-server")
+    env = fake_env(tmp_path, [{"event": RESULT}], GHXBENCH_MCP_COMMAND=f"{launcher} stdio")
     request = fake_request(tmp_path, [], mode=mode, model="anthropic/claude-sonnet-4-5", env=env)
     assert ClaudeCodeAdapter().run(request).error is None
     argv = record(tmp_path)["argv"][1:]
@@ -91,8 +92,9 @@ def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, expected: str) -> N
     if mode == "mcp":
         assert "--strict-mcp-config" in argv
         server = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["ghxbench"]
-        assert server["args"][-3:] == ["pytest_ghxbench", "sandbox", "mcp"]
-        assert server["env"]["GHXBENCH_SANDBOX_STATE"] == str(tmp_path / "s.json")
+        # The backend's launcher holds the token; the runtime is given only its path.
+        assert server["command"] == launcher and server["args"] == ["stdio"]
+        assert not server.get("env")
     else:
         assert "--mcp-config" not in argv
 

@@ -81,8 +81,10 @@ def test_usage_adds_up_over_turns(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["agent_direct", "ghx", "mcp"])
 def test_command_line_per_mode(tmp_path: Path, mode: str) -> None:
-    state = str(tmp_path / "s.json")
-    env = fake_env(tmp_path, [{"event": turn_completed(1, 0, 1)}], GHXBENCH_SANDBOX_STATE=state)
+    launcher = str(tmp_path / "bin" / "github-mcp-server")
+    env = fake_env(
+        tmp_path, [{"event": turn_completed(1, 0, 1)}], GHXBENCH_MCP_COMMAND=f"{launcher} stdio"
+    )
     request = fake_request(tmp_path, [], mode=mode, model="openai/gpt-5-codex", env=env)
     assert CodexAdapter().run(request).error is None
     argv = record(tmp_path)["argv"][1:]
@@ -92,10 +94,10 @@ def test_command_line_per_mode(tmp_path: Path, mode: str) -> None:
     assert argv[-1] == f"{request.instructions}\n\n{request.prompt}"
     overrides = [argv[i + 1] for i, a in enumerate(argv) if a == "-c"]
     if mode == "mcp":
-        assert overrides[1] == (
-            'mcp_servers.ghxbench.args=["-X", "utf8", "-m", "pytest_ghxbench", "sandbox", "mcp"]'
-        )
-        assert f"GHXBENCH_SANDBOX_STATE = {json.dumps(state)}" in overrides[2]
+        # The backend's launcher holds the token; the runtime is given only its path.
+        assert overrides[0] == f"mcp_servers.ghxbench.command={json.dumps(launcher)}"
+        assert overrides[1] == 'mcp_servers.ghxbench.args=["stdio"]'
+        assert overrides[2] == "mcp_servers.ghxbench.env={}"
     else:
         assert overrides == []
 

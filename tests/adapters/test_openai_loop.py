@@ -158,7 +158,7 @@ def make_adapter(server: ScriptedServer, **table: Any) -> OpenAIAdapter:
 
 
 def sandbox_request(tmp_path: Path, mode: str, timeout_s: float = 30.0) -> RunRequest:
-    session = SandboxBackend().open_session("item", tmp_path)
+    session = SandboxBackend().open_session("item", tmp_path, mode=mode)
     return RunRequest(
         scenario=None,
         mode=mode,
@@ -273,10 +273,12 @@ def test_deadline_stops_a_slow_model_with_a_timeout(server: ScriptedServer, tmp_
     assert time.monotonic() - started < 1.8
 
 
-def test_mcp_mode_calls_the_sandbox_mcp_server(server: ScriptedServer, tmp_path: Path) -> None:
-    arguments = {"method": "get", "owner": "acme-labs", "repo": "tinykv", "issue_number": 3}
+def test_mcp_mode_calls_the_real_mcp_server_on_the_sandbox(
+    server: ScriptedServer, tmp_path: Path
+) -> None:
+    arguments = {"owner": "acme-labs", "repo": "tinykv", "issue_number": 3}
     server.script = [
-        mcp_call("issue_read", arguments, usage(100, 10, 0, 0)),
+        mcp_call("get_issue", arguments, usage(100, 10, 0, 0)),
         final("ok", usage(200, 5, 100, 0)),
     ]
     result = make_adapter(server).run(sandbox_request(tmp_path, "mcp"))
@@ -284,7 +286,7 @@ def test_mcp_mode_calls_the_sandbox_mcp_server(server: ScriptedServer, tmp_path:
     (call,) = result.tool_calls
     assert call.ok and json.loads(call.output or "")["number"] == 3
     names = [t["function"]["name"] for t in server.requests[0]["body"]["tools"]]
-    assert "issue_read" in names and "bash" not in names
+    assert "get_issue" in names and "bash" not in names
 
 
 def test_preflight_passes_against_an_answering_endpoint(server: ScriptedServer) -> None:
