@@ -20,6 +20,8 @@ def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
         from pytest_ghxbench.sandbox.clients import Clients
 
         settings = resolve_settings(config)
-        return SandboxBackend(clients=Clients(gh=settings.gh, mcp_server=settings.mcp_server, ghx=settings.ghx))
+        return SandboxBackend(
+            clients=Clients(gh=settings.gh, mcp_server=settings.mcp_server, ghx=settings.ghx)
+        )
 
     return [LazyBackend("sandbox", load)]
