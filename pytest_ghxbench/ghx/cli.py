@@ -101,7 +101,7 @@ def client_from_env(env: Mapping[str, str]) -> GitHubClient:
     """A client of the GitHub ``env`` points at (see the module doc)."""
     host = env.get("GH_HOST", "").strip() or "github.com"
     api_url = env.get("GITHUB_API_URL", "").strip() or api_url_for_host(host)
-    names = ("GH_TOKEN", "GITHUB_TOKEN")
+    names: tuple[str, ...] = ("GH_TOKEN", "GITHUB_TOKEN")
     if host.lower() not in ("github.com", "api.github.com") and not host.endswith(".localhost"):
         names = ("GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", *names)
     token = next((env[name] for name in names if env.get(name)), "")

@@ -304,6 +304,13 @@ def run_capability(
         elapsed = (time.perf_counter() - start) * 1000
         meta = _meta(cap.id, cap.route, "error", elapsed)
         return _failure(error_code(exc), _graphql_message(exc), meta)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # An answer of a shape the handler did not expect: GitHub's (or a server's) fault to
+        # report as such, never a crash of the verification or of the CLI.
+        elapsed = (time.perf_counter() - start) * 1000
+        meta = _meta(cap.id, cap.route, "error", elapsed)
+        shown = f"unexpected answer from the API ({type(exc).__name__}: {exc})"
+        return _failure("SERVER", shown, meta)
     elapsed = (time.perf_counter() - start) * 1000
     return {
         "ok": True,

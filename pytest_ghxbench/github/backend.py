@@ -18,7 +18,8 @@ repository exists and the token may push to it. Any failure is one usage error b
 runs. Items then get the token in ``GH_TOKEN``/``GITHUB_TOKEN`` (and
 ``GITHUB_PERSONAL_ACCESS_TOKEN``, which GitHub's MCP server reads) plus ``GH_REPO``; the
 agent's tools are the user's own ``gh``/``ghx`` binaries on ``PATH``. Workflow checkpoints are
-verified through :mod:`pytest_ghxbench.github.tasks` with the same token.
+verified through the ghx capabilities (:mod:`pytest_ghxbench.ghx`) with the same token, the
+same code that verifies them on the sandbox.
 """
 
 from __future__ import annotations
@@ -119,10 +120,11 @@ class GitHubSession:
     env: Mapping[str, str] = field(default_factory=dict)
 
     def run_task(self, task: str, input: Mapping[str, Any]) -> Mapping[str, Any]:
-        from pytest_ghxbench.github.tasks import run_task
+        """Capability ``task`` on GitHub (lenient input: unknown keys are ignored, as checkpoint
+        inputs overlay a scenario's whole bound input)."""
+        from pytest_ghxbench.ghx import run_capability
 
-        envelope: Mapping[str, Any] = run_task(self.client, task, input)
-        return envelope
+        return run_capability(self.client, task, input, strict=False)
 
     def close(self) -> None:
         """Nothing to release: GitHub state is shared and cleaned by ``ghxbench fixtures``."""

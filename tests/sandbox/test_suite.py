@@ -19,12 +19,13 @@ from pytest_ghxbench.cli.main import main as ghxbench_main
 from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.run.judge import judge_atomic
 from pytest_ghxbench.sandbox.backend import SandboxBackend
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
-from pytest_ghxbench.sandbox.dialects.mcp_tools import routes_for_capability
+from pytest_ghxbench.ghx.registry import get_capability, run_capability
 from pytest_ghxbench.scenario.loader import ScenarioCatalog, load_catalog
 from pytest_ghxbench.scenario.manifest import bind_input, missing_resources
 from pytest_ghxbench.scenario.models import AtomicScenario, WorkflowScenario
 from tests.paths import REPO_ROOT
+
+_BACKEND = SandboxBackend()
 
 SCENARIOS = REPO_ROOT / "scenarios"
 SCHEMA = REPO_ROOT / "pytest_ghxbench" / "scenario" / "scenario.schema.json"
@@ -165,8 +166,6 @@ def test_every_capability_used_exists_and_every_mode_can_reach_it(loaded: Any) -
     for task in sorted(tasks):
         capability = get_capability(task)
         assert capability is not None, f"{scenario.id}: unknown capability {task}"
-        # The MCP interface has no tool for some capabilities; the oracle must pass in every mode.
-        assert routes_for_capability(task), f"{scenario.id}: {task} has no MCP tool"
         if isinstance(scenario, AtomicScenario):
             assert ("mutation" in scenario.tags) == capability.mutates, scenario.id
 
@@ -178,8 +177,11 @@ def _answer(scenario: AtomicScenario, manifest: Mapping[str, Any]) -> dict[str, 
     assert missing_resources(scenario, manifest) == []
     bound = bind_input(scenario, manifest)
     assert json.dumps(bound).find("PLACEHOLDER") == -1
-    world = SandboxBackend().open_session(scenario.id, Path(".")).world
-    return run_capability(world, scenario.task, bound, strict=True)
+    session = _BACKEND.open_session(scenario.id, Path("."))
+    try:
+        return run_capability(session.client(), scenario.task, bound, strict=True)
+    finally:
+        session.close()
 
 
 @pytest.mark.parametrize("scenario", _ATOMIC, ids=lambda s: s.id)
@@ -231,7 +233,7 @@ def test_a_wrong_route_fails_only_in_the_ghx_mode(manifest: dict[str, Any]) -> N
 
 
 def _session(scenario: WorkflowScenario) -> Any:
-    return SandboxBackend().open_session(scenario.id, Path("."))
+    return _BACKEND.open_session(scenario.id, Path("."))
 
 
 def _checkpoints(scenario: WorkflowScenario, bound: dict[str, Any], session: Any) -> Any:
@@ -259,7 +261,9 @@ def test_the_oracle_plan_makes_every_checkpoint_pass(
     session = _session(scenario)
     assert scenario.oracle, f"{scenario.id} has no oracle plan"
     for step in scenario.oracle:
-        envelope = run_capability(session.world, step.task, render(step.input, bound), strict=True)
+        envelope = run_capability(
+            session.client(), step.task, render(step.input, bound), strict=True
+        )
         assert envelope["ok"], (step.task, envelope["error"])
     verdict = _checkpoints(scenario, bound, session)
     assert verdict.passed, verdict.failures

@@ -120,7 +120,7 @@ def test_fresh_process_loads_nothing_from_the_network(tmp_path: object) -> None:
 
 
 def test_one_kilobyte_counts_in_well_under_a_millisecond() -> None:
-    kilobyte = ("The sandbox serves gh, ghx and MCP dialects; " * 30)[:1024]
+    kilobyte = ("The sandbox serves GitHub to gh, ghx and MCP; " * 30)[:1024]
     count_tokens(kilobyte)
     started = time.perf_counter()
     for _ in range(200):

@@ -1,27 +1,26 @@
-"""The ghx dialect in process: ``run_ghx(world, argv, stdin)``."""
+"""The ghx command line in process: ``run_ghx(argv, client, stdin, repo)`` over HTTP on a
+served world."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    all_capabilities,
-    get_capability,
-    validate_input,
-)
-from pytest_ghxbench.sandbox.dialects.ghx_cli import GHX_USAGE, CliResult, example_input, run_ghx
+from pytest_ghxbench.ghx.cli import GHX_USAGE, CliResult, example_input, run_ghx
+from pytest_ghxbench.ghx.registry import all_capabilities, get_capability, validate_input
 from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
+from tests.ghx.conftest import client_for
 
 REPO = {"owner": "acme-labs", "name": "tinykv"}
 ISSUE_ID = seeded().manifest["resources"]["issue"]["id"]
 
 
 def run(world: World, *argv: str, stdin: str = "") -> CliResult:
-    return run_ghx(world, list(argv), stdin)
+    return run_ghx(list(argv), lambda: client_for(world), stdin, "acme-labs/tinykv")
 
 
 def output(result: CliResult) -> Any:
@@ -31,7 +30,7 @@ def output(result: CliResult) -> Any:
 
 def test_run_prints_ok_and_data_only_as_one_compact_line(world: World) -> None:
     result = run(world, "run", "repo.view", "--input", json.dumps(REPO))
-    assert result.exit_code == 0 and result.stderr == "" and not result.mutated
+    assert result.exit_code == 0 and result.stderr == ""
     shown = output(result)
     assert list(shown) == ["ok", "data"]
     assert shown["ok"] is True and shown["data"]["nameWithOwner"] == "acme-labs/tinykv"
@@ -54,7 +53,7 @@ def test_input_dash_reads_stdin(world: World) -> None:
 def test_mutation_changes_the_world_and_says_so(world: World) -> None:
     payload = json.dumps({"issueId": ISSUE_ID, "body": "Looking into it."})
     result = run(world, "run", "issue.comments.create", "--input", payload)
-    assert result.exit_code == 0 and result.mutated
+    assert result.exit_code == 0
     issue = world.issue(3)
     assert issue is not None and issue.comments[-1].body == "Looking into it."
     assert issue.comments[-1].author == world.viewer
@@ -62,7 +61,7 @@ def test_mutation_changes_the_world_and_says_so(world: World) -> None:
 
 def test_unknown_capability_is_an_unsupported_envelope_with_exit_1(world: World) -> None:
     result = run(world, "run", "repo.veiw", "--input", json.dumps(REPO))
-    assert result.exit_code == 1 and not result.mutated
+    assert result.exit_code == 1
     shown = output(result)
     assert shown["ok"] is False and list(shown) == ["ok", "error"]
     assert shown["error"]["code"] == "UNSUPPORTED"
@@ -73,18 +72,16 @@ def test_invalid_input_is_a_validation_envelope_with_exit_1(world: World) -> Non
     payload = json.dumps({"issueId": ISSUE_ID, "body": "x", "colour": "red"})
     result = run(world, "run", "issue.comments.create", "--input", payload)
     assert result.exit_code == 1
-    assert not result.mutated  # validation failed before the handler ran
     error = output(result)["error"]
     assert error["code"] == "VALIDATION" and "colour" in error["message"]
     issue = world.issue(3)
     assert issue is not None and all(c.body != "x" for c in issue.comments)
 
 
-def test_handler_failure_of_a_mutation_exits_1_and_counts_as_mutated(world: World) -> None:
+def test_handler_failure_of_a_mutation_exits_1(world: World) -> None:
     payload = json.dumps({"issueId": "I_kwDOnope", "body": "x"})
     result = run(world, "run", "issue.comments.create", "--input", payload)
     assert result.exit_code == 1 and output(result)["error"]["code"] == "NOT_FOUND"
-    assert result.mutated  # the handler ran: the caller must not assume the world is unchanged
 
 
 def test_verbose_prints_the_full_envelope_with_meta(world: World) -> None:
@@ -128,14 +125,14 @@ def test_verbose_error_has_no_route(world: World) -> None:
 def test_usage_errors_exit_2_and_name_the_problem(
     world: World, argv: list[str], stdin: str, expected: str
 ) -> None:
-    result = run_ghx(world, argv, stdin)
-    assert result.exit_code == 2 and result.stdout == "" and not result.mutated
+    result = run(world, *argv, stdin=stdin)
+    assert result.exit_code == 2 and result.stdout == ""
     assert expected in result.stderr
 
 
 def test_help_prints_the_usage_and_exits_0(world: World) -> None:
     for argv in (["--help"], ["-h"], ["help"], ["run", "--help"], ["capabilities", "-h"]):
-        result = run_ghx(world, argv)
+        result = run(world, *argv)
         assert (result.exit_code, result.stdout) == (0, GHX_USAGE), argv
 
 
@@ -190,12 +187,12 @@ def test_explain_shows_description_route_schema_and_a_runnable_example(world: Wo
 
 def test_example_inputs_have_the_required_keys_and_the_schema_types(world: World) -> None:
     update = get_capability("issue.update")  # requires issueId and (title or body)
-    assert update is not None and example_input(update, world) == {
+    assert update is not None and example_input(update, "acme-labs/tinykv") == {
         "issueId": "<issueId>",
         "title": "<title>",
     }
     for cap in all_capabilities():
-        example = example_input(cap, world)
+        example = example_input(cap, "acme-labs/tinykv")
         required = list(cap.input_schema.get("required", []))
         assert list(example)[: len(required)] == required, cap.id
         validate_input(cap, example, strict=True)  # raises on a wrong type or missing key
@@ -205,3 +202,58 @@ def test_explain_unknown_capability_exits_1_with_suggestions(world: World) -> No
     result = run(world, "capabilities", "explain", "issue.veiw")
     assert result.exit_code == 1 and result.stdout == ""
     assert "unknown capability 'issue.veiw'" in result.stderr and "issue.view" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "api_url", "token"),
+    [
+        ({"GH_TOKEN": "t1"}, "https://api.github.com", "t1"),
+        ({"GITHUB_TOKEN": "t2", "GH_HOST": "github.com"}, "https://api.github.com", "t2"),
+        ({"GH_TOKEN": "t3", "GH_HOST": "github.localhost"}, "http://api.github.localhost", "t3"),
+        (
+            {"GH_HOST": "ghe.example.com", "GH_TOKEN": "t4", "GH_ENTERPRISE_TOKEN": "t5"},
+            "https://ghe.example.com/api/v3",
+            "t5",
+        ),
+        ({"GITHUB_API_URL": "http://127.0.0.1:9/api/v3", "GH_TOKEN": "t6"}, None, "t6"),
+    ],
+)
+def test_the_github_and_token_come_from_the_environment_as_gh_reads_them(
+    env: dict[str, str], api_url: str | None, token: str
+) -> None:
+    from pytest_ghxbench.ghx.cli import client_from_env
+
+    client = client_from_env(env)
+    assert client.api_url == (api_url or env["GITHUB_API_URL"])
+    assert client.token == token
+    assert token not in repr(client)
+
+
+def test_ghx_as_a_process_on_a_sandbox_item(tmp_path: Path) -> None:
+    """The item's ``ghx`` (a real process) reaches the item's world through the proxy."""
+    import subprocess
+
+    from pytest_ghxbench.sandbox.backend import SandboxBackend
+
+    backend = SandboxBackend()
+    item = backend.open_session("ghx-process", tmp_path, mode="ghx")
+    try:
+        env = dict(item.env)
+        payload = json.dumps({"issueId": ISSUE_ID, "body": "from a process"})
+        done = subprocess.run(
+            ["ghx", "run", "issue.comments.create", "--input", "-"],
+            input=payload,
+            env={**env, "LANG": "C.UTF-8"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["ok"] is True
+        issue = item.world.issue(3)
+        assert issue is not None and issue.comments[-1].body == "from a process"
+        assert env["GH_TOKEN"] not in done.stdout + done.stderr
+    finally:
+        item.close()
+        backend.close()
