@@ -1,12 +1,12 @@
-"""Per-call cost of the real clients on the sandbox's API, beside the sandbox's own gh imitation.
+"""Per-call cost of each mode's real client on the sandbox's API.
 
 In one process and one run, alternating call by call, each in the environment an item gets:
 
 - real gh, read: ``gh pr view 7 --json title,state,reviewDecision`` (GraphQL);
 - real gh, write: ``gh issue comment 3 --body ...`` (GraphQL);
 - real gh, REST: ``gh api repos/{owner}/{repo}/pulls/7 --jq .title``;
-- imitation: ``gh pr view 7 --json title,state,reviewDecision`` through the old shim
-  (``ghxbench sandbox gh`` on a state file);
+- ghx as a process: ``ghx run pr.view`` (what an agent's shell pays), and the same command
+  in process (what the oracle pays with the built-in ghx);
 - MCP: starting the real github-mcp-server through the item's launcher, listing its tools and
   calling ``get_pull_request`` once (an mcp item's fixed cost), and one more call on the
   running server.
@@ -19,6 +19,7 @@ Prints medians in milliseconds and the API server's own time per request.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.adapters.process import mcp_server_command, scrubbed_env
+from pytest_ghxbench.ghx.cli import run_ghx
 from pytest_ghxbench.sandbox.backend import SandboxBackend
 
 
@@ -83,12 +85,13 @@ def main() -> None:
         root = Path(scratch)
         direct = backend.open_session("bench[agent_direct]", root / "direct", mode="agent_direct")
         direct_env = scrubbed_env(dict(direct.env))
-        legacy = backend.open_session("bench[legacy]", root / "legacy")
-        legacy_env = {**os.environ, **legacy.env}
+        ghx = backend.open_session("bench[ghx]", root / "ghx", mode="ghx")
+        ghx_env = scrubbed_env(dict(ghx.env))
         mcp = backend.open_session("bench[mcp]", root / "mcp", mode="mcp")
         mcp_env = scrubbed_env(dict(mcp.env))
         view = ["pr", "view", "7", "--json", "title,state,reviewDecision"]
-        shim = str(root / "legacy" / "bin" / "gh")
+        pr_input = json.dumps({"owner": "acme-labs", "name": "tinykv", "prNumber": 7})
+        ghx_argv = ["run", "pr.view", "--input", pr_input]
         cases: dict[str, tuple[list[str], dict[str, str], Path]] = {
             "real gh: pr view --json (GraphQL)": (["gh", *view], direct_env, root / "direct"),
             "real gh: issue comment (GraphQL write)": (
@@ -101,19 +104,25 @@ def main() -> None:
                 direct_env,
                 root / "direct",
             ),
-            "imitation shim: pr view --json": ([shim, *view], legacy_env, root / "legacy"),
+            "ghx process: run pr.view": (["ghx", *ghx_argv], ghx_env, root / "ghx"),
         }
         for command, env, cwd in cases.values():  # warm-up: page caches, bytecode
             _timed(command, env, cwd)
         for _ in range(options.calls):
             for name, (command, env, cwd) in cases.items():
                 samples.setdefault(name, []).append(_timed(command, env, cwd))
+        for _ in range(options.calls):
+            start = time.perf_counter()
+            run_ghx(ghx_argv, ghx.client, repo="acme-labs/tinykv")
+            samples.setdefault("ghx in process: run pr.view", []).append(
+                time.perf_counter() - start
+            )
         for _ in range(max(3, options.calls // 3)):
             first, again = _mcp_once(mcp_env)
             samples.setdefault("MCP: start + tools/list + first call", []).append(first)
             samples.setdefault("MCP: one more call", []).append(again)
-        served = len(direct.api_requests) + len(mcp.api_requests)
-        for session in (direct, legacy, mcp):
+        served = len(direct.api_requests) + len(mcp.api_requests) + len(ghx.api_requests)
+        for session in (direct, ghx, mcp):
             session.close()
     backend.close()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
