@@ -44,8 +44,8 @@ from graphql import (
     print_ast,
 )
 
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import AbstractDef
 from pytest_ghxbench.sandbox.api.graphql.served import disagreements, published, served_types
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import AbstractDef
 
 PACKAGE = Path("/tmp/npmcache/node_modules/@octokit/graphql-schema")
 OUTPUT = (

@@ -146,6 +146,20 @@ class World(StateModel):
         """A node id for a new object of this world's repository."""
         return node_id(prefix, self.repository.full_name, *key)
 
+    def add_comment(self, item: Issue | PullRequest, body: str) -> Comment:
+        """A new comment by the viewer at the end of ``item``'s conversation."""
+        comment_id = self.next_id()
+        comment = Comment(
+            id=comment_id,
+            node_id=self.node("IC", comment_id),
+            author=self.viewer,
+            body=body,
+            created_at=self.tick(),
+        )
+        item.comments.append(comment)
+        item.updated_at = comment.created_at
+        return comment
+
     def issue(self, number: int) -> Issue | None:
         return next((i for i in self.issues if i.number == number), None)
 

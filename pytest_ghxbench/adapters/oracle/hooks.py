@@ -9,7 +9,7 @@ import pytest
 
 
 def pytest_ghxbench_adapters(config: pytest.Config) -> Sequence[Any]:
-    # Loaded only by a session that selects it (the tokenizer and dialects are not light).
+    # Loaded only by a session that selects it (the tokenizer and the sandbox are not light).
     from pytest_ghxbench.adapters.registry import LazyAdapter
 
     def load() -> Any:

@@ -66,14 +66,5 @@ def issue_comments_create(world: World, input: dict[str, Any]) -> dict[str, Any]
     issue = issue_by_id(world, input["issueId"])
     if issue.locked and world.viewer not in world.collaborators:
         raise CapabilityError("CONFLICT", f"issue #{issue.number} is locked")
-    comment_id = world.next_id()
-    comment = Comment(
-        id=comment_id,
-        node_id=world.node("IC", comment_id),
-        author=world.viewer,
-        body=input["body"],
-        created_at=world.tick(),
-    )
-    issue.comments.append(comment)
-    issue.updated_at = comment.created_at
+    comment = world.add_comment(issue, input["body"])
     return _comment_data(world, issue, comment)

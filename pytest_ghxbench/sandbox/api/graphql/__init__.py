@@ -14,7 +14,7 @@ __all__ = ["execute"]
 def execute(world: World, request: ApiRequest) -> ApiResponse:
     """The response to one ``POST /graphql`` on ``world`` (mutations change it)."""
     from pytest_ghxbench.sandbox.api.graphql.executor import run_query
-    from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import WebContext
+    from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 
     try:
         document = request.json_body()
@@ -26,6 +26,6 @@ def execute(world: World, request: ApiRequest) -> ApiResponse:
     if variables is not None and not isinstance(variables, Mapping):
         return ApiResponse.error(400, "Variables must be a JSON object.")
     operation = document.get("operationName")
-    ctx = WebContext(world, web=request.urls.web)
+    ctx = Context(world, web=request.urls.web)
     name = operation if isinstance(operation, str) else None
     return ApiResponse.json(run_query(ctx, document["query"], variables, name))

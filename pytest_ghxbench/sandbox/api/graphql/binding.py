@@ -22,14 +22,14 @@ from graphql import (
     get_named_type,
 )
 
-from pytest_ghxbench.sandbox.api.graphql.served import served_types
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     FIELD_KEY,
     GraphQLError,
     Resolver,
     Typed,
-    on_web,
 )
+from pytest_ghxbench.sandbox.api.graphql.served import served_types
 
 __all__ = ["SCHEMA_FILE", "github_schema"]
 
@@ -67,7 +67,7 @@ def _field_resolver(name: str, field: GraphQLField, resolve: Resolver) -> FieldR
     is_url = named == "URI"
     is_connection = named.endswith("Connection")
 
-    def resolver(parent: Any, info: GraphQLResolveInfo[Any], **args: Any) -> Any:
+    def resolver(parent: Any, info: GraphQLResolveInfo[Context], **args: Any) -> Any:
         if isinstance(parent, Typed):
             parent = parent.value
         if is_connection:
@@ -82,7 +82,7 @@ def _field_resolver(name: str, field: GraphQLField, resolve: Resolver) -> FieldR
                 type="INVALID_ARGUMENT",
             ) from error
         if is_url and isinstance(value, str):
-            return on_web(info.context, value)
+            return info.context.on_web(value)
         return value
 
     return resolver

@@ -29,8 +29,8 @@ from graphql import (
 from graphql.execution import Executor
 
 from pytest_ghxbench.sandbox.api.graphql.binding import github_schema
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import GraphQLError as ResolverError
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import WebContext
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import GraphQLError as ResolverError
 
 __all__ = ["run_query"]
 
@@ -108,7 +108,7 @@ def _prepared(query: str) -> tuple[DocumentNode | None, tuple[GraphQLError, ...]
 
 
 def run_query(
-    ctx: WebContext,
+    ctx: Context,
     query: str,
     variables: Mapping[str, Any] | None = None,
     operation_name: str | None = None,

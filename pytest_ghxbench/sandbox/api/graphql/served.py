@@ -15,14 +15,14 @@ from graphql import (
     GraphQLUnionType,
 )
 
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import AbstractDef, ObjectDef, load_types
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import AbstractDef, ObjectDef, load_types
 
 __all__ = ["NEWER_THAN_PUBLISHED", "disagreements", "output_shape", "published", "served_types"]
 
 NEWER_THAN_PUBLISHED: frozenset[str] = frozenset()
-"""Types and fields the sandbox serves (to its own gh imitation) that the API leaves out because
-GitHub's schema lacks them. Empty: what GitHub added after the published npm schema is merged in
-from ``scripts/graphql_schema_newer.graphql``."""
+"""Types and fields the resolvers register that the API leaves out because GitHub's schema
+lacks them. Empty: what GitHub added after the published npm schema is merged in from
+``scripts/graphql_schema_newer.graphql``."""
 
 
 def published(name: str, field: str | None = None) -> bool:

@@ -199,14 +199,7 @@ def _comment(ctx: Ctx) -> Any:
     if isinstance(item, Issue):
         call(ctx, "issue.comments.create", {"issueId": item.node_id, "body": text})
     else:
-        world = ctx.world
-        comment_id = world.next_id()
-        now = world.tick()
-        node = world.node("IC", comment_id)
-        item.comments.append(
-            Comment(id=comment_id, node_id=node, author=world.viewer, body=text, created_at=now)
-        )
-        item.updated_at = now
+        ctx.world.add_comment(item, text)
         ctx.mutated = True
     return comment_json(ctx.links, item, item.comments[-1])
 

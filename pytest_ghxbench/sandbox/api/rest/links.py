@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from pytest_ghxbench.sandbox.api.types import ApiUrls
-from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.sandbox.state import Release, World
 from pytest_ghxbench.sandbox.state_base import node_id
 
 __all__ = [
@@ -14,6 +14,8 @@ __all__ = [
     "fake_sha",
     "issue_id",
     "pull_id",
+    "release_path",
+    "user_node_id",
     "user_numeric_id",
 ]
 
@@ -43,6 +45,14 @@ def user_node_id(login: str) -> str:
 def fake_sha(*key: object) -> str:
     """A stable 40-hex id for commits and blobs the seed does not spell out."""
     return hashlib.sha1(":".join(map(str, key)).encode()).hexdigest()
+
+
+def release_path(release: Release) -> str:
+    """The release's page under its repository's: ``releases/tag/<tag>``, or for a draft the
+    ``untagged-...`` page GitHub gives it."""
+    if not release.draft:
+        return f"releases/tag/{release.tag_name}"
+    return "releases/tag/untagged-" + hashlib.sha1(str(release.id).encode()).hexdigest()[:20]
 
 
 class Links:

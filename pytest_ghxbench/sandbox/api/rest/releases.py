@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.links import Links
+from pytest_ghxbench.sandbox.api.rest.links import Links, release_path
 from pytest_ghxbench.sandbox.api.rest.render_core import user_json
 from pytest_ghxbench.sandbox.api.rest.router import (
     Ctx,
@@ -48,15 +47,10 @@ def release_json(links: Links, release: Release) -> A:
     """A ``release``; drafts have an ``untagged-...`` page, as on GitHub."""
     full = links.world.repository.full_name
     url = links.api(f"releases/{release.id}")
-    page = (
-        release.tag_name
-        if not release.draft
-        else "untagged-" + hashlib.sha1(str(release.id).encode()).hexdigest()[:20]
-    )
     published = not release.draft
     return {
         "url": url,
-        "html_url": links.web(f"releases/tag/{page}"),
+        "html_url": links.web(release_path(release)),
         "assets_url": f"{url}/assets",
         "upload_url": (
             f"{links.urls.uploads}/repos/{full}/releases/{release.id}/assets{{?name,label}}"

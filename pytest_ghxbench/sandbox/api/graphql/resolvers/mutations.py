@@ -1,7 +1,7 @@
 """GraphQL mutations of the sandbox's endpoint, named and shaped like GitHub's.
 
-Each runs the matching sandbox capability (so the world changes exactly as it does through
-``ghx`` or MCP) and returns GitHub's payload object. Capability failures become GraphQL errors
+Each runs the matching sandbox capability (so the world changes as it does through the REST
+API) and returns GitHub's payload object. Capability failures become GraphQL errors
 with GitHub's ``type`` (``NOT_FOUND``, ``UNPROCESSABLE``)."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext, capability_message
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context, capability_message
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
     Typed,
     abstract,
     connection,
     obj,
 )
-from pytest_ghxbench.sandbox.dialects.gh_graphql_types import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers.types import (
     find_node,
     label_node,
     user_node,
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 A = dict[str, Any]
-C = GhContext
+C = Context
 _Node = TypeVar("_Node")
 _TYPES = {"NOT_FOUND": "NOT_FOUND", "VALIDATION": "UNPROCESSABLE", "CONFLICT": "UNPROCESSABLE"}
 
@@ -129,12 +129,10 @@ def _add_comment(_: Any, args: A, ctx: C) -> A:
             ctx, "issue.comments.create", {"issueId": subject.value.node_id, "body": body}
         )
     else:
-        from pytest_ghxbench.sandbox.dialects.gh_pr_write import add_conversation_comment
-
         if not body.strip():
             raise GraphQLError("Body can't be blank", type="UNPROCESSABLE")
         ctx.mutated = True
-        add_conversation_comment(ctx.world, subject.value, body)
+        ctx.world.add_comment(subject.value, body)
     item = subject.value
     edge = (len(item.comments) - 1, (item, item.comments[-1]))
     return done(data, commentEdge=edge, subject=subject)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
     Typed,
     abstract,
@@ -18,7 +18,7 @@ __all__ = ["project_by_number", "project_items_of"]
 
 
 def _actor(world: World, login: str) -> Typed | None:
-    from pytest_ghxbench.sandbox.dialects.gh_graphql_types import actor
+    from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor
 
     return actor(world, login)
 

@@ -1,12 +1,12 @@
-"""The schema registry of the sandbox's GraphQL endpoint: object and abstract types, their
-fields and resolvers, and GitHub-style connections (see :mod:`.gh_graphql` for execution).
+"""The resolver registry of the sandbox's GraphQL API: object and abstract types, their fields
+and resolvers, and GitHub-style connections (:mod:`..binding` binds them to the generated
+schema, :mod:`..executor` runs queries).
 
-Types are registered by :mod:`.gh_graphql_types` and its sibling modules: each object type maps
-field names to a :class:`FieldDef` (the GraphQL return type and a resolver ``(parent,
-arguments, context) -> value``). A field whose type names a registered type is resolved further
-with the query's sub-selection; any other type name is a scalar or enum. Abstract types
-(interfaces and unions) list their possible types, and resolvers return :class:`Typed` values
-for them so fragments can pick the concrete type.
+Types are registered by :mod:`.types` and its sibling modules: each object type maps
+field names to a :class:`FieldDef` (the GraphQL return type, which must agree with GitHub's
+schema, and a resolver ``(parent, arguments, context) -> value``, the context being a
+:class:`~.context.Context`). Abstract types (interfaces and unions) list their possible types,
+and resolvers return :class:`Typed` values for them so graphql-core can pick the concrete type.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 
 __all__ = [
-    "DOTCOM",
     "FIELD_KEY",
     "SCHEMA",
     "AbstractDef",
@@ -30,15 +29,13 @@ __all__ = [
     "Page",
     "Resolver",
     "Typed",
-    "WebContext",
     "abstract",
     "connection",
     "load_types",
     "obj",
-    "on_web",
 ]
 
-Resolver = Callable[[Any, dict[str, Any], GhContext], Any]
+Resolver = Callable[[Any, dict[str, Any], Context], Any]
 FIELD_KEY = "__field__"
 """Resolvers find the queried field's name under this key of their arguments (for messages)."""
 
@@ -73,13 +70,7 @@ class AbstractDef:
 
 SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
 
-_TYPE_MODULES = (
-    "gh_graphql_types",
-    "gh_graphql_repo",
-    "gh_graphql_mutations",
-    "gh_graphql_mutations_pr",
-    "gh_graphql_details",
-)
+_TYPE_MODULES = ("types", "repo", "mutations", "mutations_pr", "details")
 """Modules that register types when imported, in order (types before the mutations)."""
 
 
@@ -88,26 +79,6 @@ def load_types() -> dict[str, ObjectDef | AbstractDef]:
     for module in _TYPE_MODULES:
         importlib.import_module(f"{__package__}.{module}")
     return SCHEMA
-
-
-DOTCOM = "https://github.com"
-"""The web host the world's own URLs (``Repository.url`` ...) are built on."""
-
-
-@dataclass
-class WebContext(GhContext):
-    """A resolver context that knows the web host the client reached (``http://github.localhost``
-    through the sandbox's API server), so absolute URLs in results point there."""
-
-    web: str = DOTCOM
-
-
-def on_web(ctx: GhContext, url: str) -> str:
-    """``url`` (built on :data:`DOTCOM`) moved to the web host of ``ctx``."""
-    web = ctx.web if isinstance(ctx, WebContext) else DOTCOM
-    if web != DOTCOM and url.startswith(DOTCOM + "/"):
-        return web + url[len(DOTCOM) :]
-    return url
 
 
 @dataclass(frozen=True)
@@ -184,7 +155,7 @@ def _page(items: list[Any], args: Mapping[str, Any], name: str) -> Page:
 
 
 def connection(
-    item_type: str, items: Callable[[Any, dict[str, Any], GhContext], list[Any]]
+    item_type: str, items: Callable[[Any, dict[str, Any], Context], list[Any]]
 ) -> tuple[str, Resolver]:
     """A ``<Item>Connection`` field whose items come from ``items(parent, args, context)``."""
     name = f"{item_type}Connection"

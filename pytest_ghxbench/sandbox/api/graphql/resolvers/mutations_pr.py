@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.prs import touch
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import GraphQLError
+from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     by_number,
     call_capability,
     done,
@@ -18,14 +18,14 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
     register,
     typed_node,
 )
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import GraphQLError
-from pytest_ghxbench.sandbox.dialects.gh_graphql_types import find_node, issue_url
+from pytest_ghxbench.sandbox.api.graphql.resolvers.types import find_node, issue_url
+from pytest_ghxbench.sandbox.capabilities.prs import touch
 from pytest_ghxbench.sandbox.state import PullRequest
 
 __all__: list[str] = []
 
 A = dict[str, Any]
-C = GhContext
+C = Context
 
 
 # ---------------------------------------------------------------- review threads

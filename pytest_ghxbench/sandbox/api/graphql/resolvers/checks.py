@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.actions import check_url, latest_checks
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import Typed, abstract, connection, obj
-from pytest_ghxbench.sandbox.dialects.gh_render import check_bucket, check_state
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import Typed, abstract, connection, obj
+from pytest_ghxbench.sandbox.capabilities.actions import check_bucket, check_url, latest_checks
 from pytest_ghxbench.sandbox.state import CheckRun, World
 
 __all__: list[str] = []
 
-C = GhContext
+C = Context
 
 
 obj(
@@ -86,7 +85,7 @@ abstract("StatusCheckRollupContext", ("CheckRun", "StatusContext"))
 
 
 def _rollup_state(checks: list[CheckRun]) -> str:
-    buckets = {check_bucket(check_state(ch)) for ch in checks}
+    buckets = {check_bucket(ch) if ch.status == "completed" else "pending" for ch in checks}
     if buckets & {"fail", "cancel"}:
         return "FAILURE"
     if "pending" in buckets:

@@ -1,26 +1,25 @@
 """GraphQL types for pull requests: reviews, review threads and their comments, review
-requests, changed files and commits (checks are in :mod:`.gh_graphql_checks`, projects in
-:mod:`.gh_graphql_projects`)."""
+requests, changed files and commits (checks are in :mod:`.checks`, projects in
+:mod:`.projects`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.actions import latest_checks
-from pytest_ghxbench.sandbox.capabilities.prs import review_decision
-
 # Imported for its side effect: it registers the Commit and CheckRun types our fields return.
-from pytest_ghxbench.sandbox.dialects import gh_graphql_checks  # noqa: F401
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql_projects import project_items_of
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers import checks  # noqa: F401
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
     Typed,
     abstract,
     connection,
     obj,
 )
-from pytest_ghxbench.sandbox.dialects.gh_render import fake_oid, latest_reviews, pr_database_id
+from pytest_ghxbench.sandbox.api.graphql.resolvers.projects import project_items_of
+from pytest_ghxbench.sandbox.api.rest.links import fake_sha, pull_id
+from pytest_ghxbench.sandbox.capabilities.actions import latest_checks
+from pytest_ghxbench.sandbox.capabilities.prs import review_decision
 from pytest_ghxbench.sandbox.state import (
     PullRequest,
     Review,
@@ -32,13 +31,23 @@ from pytest_ghxbench.sandbox.state import (
 __all__ = ["find_pr_node", "pull_by_number", "repo_pulls"]
 
 A = dict[str, Any]
-C = GhContext
+C = Context
 
 
 def _actor(world: World, login: str | None) -> Typed | None:
-    from pytest_ghxbench.sandbox.dialects.gh_graphql_types import actor
+    from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor
 
     return actor(world, login)
+
+
+def latest_reviews(pull: PullRequest) -> list[Review]:
+    """Each reviewer's latest non-pending review, in submission order."""
+    newest: dict[str, Review] = {}
+    for review in pull.reviews:
+        if review.state != "PENDING":
+            newest.pop(review.author, None)
+            newest[review.author] = review
+    return list(newest.values())
 
 
 def pull_url(world: World, number: int) -> str:
@@ -243,7 +252,7 @@ obj(
 
 def _commits(pull: PullRequest) -> list[str]:
     return [
-        pull.head_sha if i == pull.commits else fake_oid(pull.head_sha, i)
+        pull.head_sha if i == pull.commits else fake_sha(pull.head_sha, i)
         for i in range(1, pull.commits + 1)
     ]
 
@@ -251,8 +260,8 @@ def _commits(pull: PullRequest) -> list[str]:
 def _pull_fields() -> dict[str, tuple[str, Any]]:
     return {
         "id": ("ID", lambda p, a, c: p.node_id),
-        "databaseId": ("Int", lambda p, a, c: pr_database_id(p.number)),
-        "fullDatabaseId": ("BigInt", lambda p, a, c: str(pr_database_id(p.number))),
+        "databaseId": ("Int", lambda p, a, c: pull_id(p.number)),
+        "fullDatabaseId": ("BigInt", lambda p, a, c: str(pull_id(p.number))),
         "number": ("Int", lambda p, a, c: p.number),
         "title": ("String", lambda p, a, c: p.title),
         "body": ("String", lambda p, a, c: p.body),

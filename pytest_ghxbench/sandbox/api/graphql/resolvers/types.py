@@ -1,28 +1,28 @@
 """GraphQL types of the sandbox's endpoint: node lookup, users and other actors, labels,
 milestones, issue types, issues and comments. The query root, repositories and releases are in
-:mod:`.gh_graphql_repo`, pull requests in :mod:`.gh_graphql_pr`. Field names and types follow
+:mod:`.repo`, pull requests in :mod:`.pr`. Field names and types follow
 GitHub's schema."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.dialects import gh_graphql_pr, gh_graphql_projects
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers import pr, projects
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
     Typed,
     abstract,
     connection,
     obj,
 )
-from pytest_ghxbench.sandbox.dialects.gh_render import issue_database_id, user_id
+from pytest_ghxbench.sandbox.api.rest.links import issue_id, user_node_id
 from pytest_ghxbench.sandbox.state import Comment, Issue, Label, PullRequest, World
 
 __all__ = ["actor", "find_node", "issue_by_number", "issue_url", "label_node", "user_node"]
 
 A = dict[str, Any]
-C = GhContext
+C = Context
 
 
 def issue_url(world: World, number: int) -> str:
@@ -40,7 +40,7 @@ def actor(world: World, login: str | None) -> Typed | None:
 def user_node(world: World, node: str) -> str | None:
     """The login whose user node id is ``node``."""
     logins = {u.login for u in world.users} | set(world.collaborators)
-    return next((login for login in logins if user_id(login) == node), None)
+    return next((login for login in logins if user_node_id(login) == node), None)
 
 
 def label_node(world: World, node: str) -> Label | None:
@@ -70,7 +70,7 @@ def find_node(world: World, node: str) -> Typed | None:
     }
     finder = finders.get(kind)
     found = finder() if finder is not None else None
-    return found or gh_graphql_pr.find_pr_node(world, node)
+    return found or pr.find_pr_node(world, node)
 
 
 def _user_typed(world: World, node: str) -> Typed | None:
@@ -98,7 +98,7 @@ def _user_name(world: World, login: str) -> str:
 
 def _actor_fields(kind: str) -> dict[str, tuple[str, Any]]:
     return {
-        "id": ("ID", lambda login, a, c: user_id(login)),
+        "id": ("ID", lambda login, a, c: user_node_id(login)),
         "login": ("String", lambda login, a, c: login),
         "url": ("URI", lambda login, a, c: f"https://github.com/{login}"),
         "resourcePath": ("URI", lambda login, a, c: f"/{login}"),
@@ -255,8 +255,8 @@ def _dependencies(world: World, issue: Issue) -> A:
 obj(
     "Issue",
     id=("ID", lambda i, a, c: i.node_id),
-    databaseId=("Int", lambda i, a, c: issue_database_id(i.number)),
-    fullDatabaseId=("BigInt", lambda i, a, c: str(issue_database_id(i.number))),
+    databaseId=("Int", lambda i, a, c: issue_id(i.number)),
+    fullDatabaseId=("BigInt", lambda i, a, c: str(issue_id(i.number))),
     number=("Int", lambda i, a, c: i.number),
     title=("String", lambda i, a, c: i.title),
     body=("String", lambda i, a, c: i.body),
@@ -296,7 +296,7 @@ obj(
     ),
     projectItems=connection(
         "ProjectV2Item",
-        lambda i, a, c: gh_graphql_projects.project_items_of(c.world, "Issue", i.number),
+        lambda i, a, c: projects.project_items_of(c.world, "Issue", i.number),
     ),
     repository=("Repository", lambda i, a, c: c.world),
     viewerCanUpdate=("Boolean", lambda i, a, c: True),

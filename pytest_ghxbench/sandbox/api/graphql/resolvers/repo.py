@@ -5,31 +5,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.dialects import gh_graphql_pr, gh_graphql_projects
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers import pr, projects
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
     Typed,
     abstract,
     connection,
     obj,
 )
-from pytest_ghxbench.sandbox.dialects.gh_graphql_types import actor, find_node, issue_by_number
+from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor, find_node, issue_by_number
+from pytest_ghxbench.sandbox.api.rest.links import release_path
 from pytest_ghxbench.sandbox.state import Issue, Release, World
 
 __all__: list[str] = []
 
 A = dict[str, Any]
-C = GhContext
+C = Context
 
 
 # ---------------------------------------------------------------- releases
 
 
 def _release_url(world: World, release: Release) -> str:
-    from pytest_ghxbench.sandbox.dialects.gh_release import release_url
-
-    return release_url(world, release)
+    return f"{world.repository.url}/{release_path(release)}"
 
 
 obj(
@@ -156,10 +155,10 @@ obj(
     licenseInfo=("License", lambda w, a, c: w.repository.license),
     repositoryTopics=connection("RepositoryTopic", lambda w, a, c: list(w.repository.topics)),
     issue=("Issue", lambda w, a, c: issue_by_number(w, a["number"])),
-    pullRequest=("PullRequest", lambda w, a, c: gh_graphql_pr.pull_by_number(w, a["number"])),
+    pullRequest=("PullRequest", lambda w, a, c: pr.pull_by_number(w, a["number"])),
     issueOrPullRequest=("IssueOrPullRequest", lambda w, a, c: _issue_or_pull(w, a["number"])),
     issues=connection("Issue", lambda w, a, c: _repo_issues(w, a)),
-    pullRequests=connection("PullRequest", lambda w, a, c: gh_graphql_pr.repo_pulls(w, a)),
+    pullRequests=connection("PullRequest", lambda w, a, c: pr.repo_pulls(w, a)),
     labels=connection(
         "Label",
         lambda w, a, c: [
@@ -187,7 +186,7 @@ obj(
     ),
     projectV2=(
         "ProjectV2",
-        lambda w, a, c: gh_graphql_projects.project_by_number(w, w.repository.owner, a["number"]),
+        lambda w, a, c: projects.project_by_number(w, w.repository.owner, a["number"]),
     ),
     viewerPermission=("RepositoryPermission", lambda w, a, c: "WRITE"),
 )
@@ -263,7 +262,7 @@ def _owner_project_fields() -> dict[str, Any]:
     return {
         "projectV2": (
             "ProjectV2",
-            lambda login, a, c: gh_graphql_projects.project_by_number(c.world, login, a["number"]),
+            lambda login, a, c: projects.project_by_number(c.world, login, a["number"]),
         ),
         "projectsV2": connection(
             "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]

@@ -5,11 +5,18 @@ pull requests, and ``search`` for issues and pull requests."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
-from pytest_ghxbench.sandbox.dialects.gh_context import GhContext
-from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
+    GraphQLError,
+    Resolver,
+    Typed,
+    abstract,
+    connection,
+    obj,
+)
+from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     by_number,
     call_capability,
     done,
@@ -20,21 +27,14 @@ from pytest_ghxbench.sandbox.dialects.gh_graphql_mutations import (
     pull_of,
     register,
 )
-from pytest_ghxbench.sandbox.dialects.gh_graphql_schema import (
-    GraphQLError,
-    Resolver,
-    Typed,
-    abstract,
-    connection,
-    obj,
-)
-from pytest_ghxbench.sandbox.dialects.gh_graphql_types import actor
+from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor
+from pytest_ghxbench.sandbox.api.search import matches
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
 __all__: list[str] = []
 
 A = dict[str, Any]
-C = GhContext
+C = Context
 
 # ---------------------------------------------------------------- reactions, comment state
 
@@ -141,7 +141,7 @@ def _set_pull_state(closing: bool) -> Any:
         if pull.state == "MERGED":
             raise GraphQLError("Pull request is already merged", type="UNPROCESSABLE")
         wanted: Literal["CLOSED", "OPEN"] = "CLOSED" if closing else "OPEN"
-        if pull.state != wanted:  # no capability covers this; gh's own close edits the same way
+        if pull.state != wanted:  # no capability covers this
             ctx.mutated = True
             now = ctx.world.tick()
             pull.state, pull.closed_at, pull.updated_at = wanted, now if closing else None, now
@@ -157,14 +157,9 @@ register("reopenPullRequest", _set_pull_state(False), pullRequest="PullRequest")
 
 
 def _found(world: World, args: A) -> list[Typed]:
-    from pytest_ghxbench.sandbox.dialects.gh_search import matches
-
     if args.get("type") != "ISSUE":
         return []
-    # gh wraps the user's terms in a group, ``( compaction ) type:pr``, and scopes with
-    # ``type:``, GitHub's synonym of ``is:``
-    query = re.sub(r"\btype:(pr|issue)\b", r"is:\1", str(args.get("query") or ""))
-    query = re.sub(r"(?<!\S)[()](?!\S)", " ", query)
+    query = str(args.get("query") or "")
     items: list[Issue | PullRequest] = sorted(
         [*world.issues, *world.pull_requests], key=lambda i: i.created_at, reverse=True
     )
@@ -202,7 +197,7 @@ obj(
 )
 
 
-def _replace_actors(_: Any, args: dict[str, Any], ctx: GhContext) -> dict[str, Any]:
+def _replace_actors(_: Any, args: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """``replaceActorsForAssignable``: the assignees become exactly the actors given, by id
     (``actorIds``) and by login (``actorLogins``, what gh sends)."""
     data = input_of(args)

@@ -1,0 +1,51 @@
+"""What every resolver is given: the world a request runs on, the web host the client reached,
+and whether the request has changed the world."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
+from pytest_ghxbench.sandbox.state import World
+
+__all__ = ["DOTCOM", "Context", "capability_message"]
+
+DOTCOM = "https://github.com"
+"""The web host the world's own URLs (``Repository.url`` ...) are built on."""
+
+
+@dataclass
+class Context:
+    """One GraphQL request: the world it runs on, the web host absolute URLs point to
+    (``http://github.localhost`` through the sandbox's API server) and whether it mutated."""
+
+    world: World
+    web: str = DOTCOM
+    mutated: bool = False
+
+    @property
+    def full_name(self) -> str:
+        return self.world.repository.full_name
+
+    def run(self, task: str, input: Mapping[str, Any]) -> dict[str, Any]:
+        """Run capability ``task`` and return its result envelope, noting a mutation whenever
+        the capability may change the world (even if it then fails)."""
+        cap = get_capability(task)
+        if cap is not None and cap.mutates:
+            self.mutated = True
+        return run_capability(self.world, task, input)
+
+    def on_web(self, url: str) -> str:
+        """``url`` (built on :data:`DOTCOM`) moved to this request's web host."""
+        if self.web != DOTCOM and url.startswith(DOTCOM + "/"):
+            return self.web + url[len(DOTCOM) :]
+        return url
+
+
+def capability_message(error: Mapping[str, Any]) -> str:
+    """A failed capability's message as GitHub's APIs word it: without the ``input.field: ``
+    prefix that locates the bad field."""
+    return re.sub(r"^input(?:\.\w+)*: ", "", str(error.get("message", "")))
