@@ -242,6 +242,10 @@ _PORCELAIN_PLANS: Mapping[str, Plan] = {
     "pr.reviews.list": _pr("view", "--json", "reviews"),
     "pr.mergeability.view": _pr("view", "--json", "mergeable,mergeStateStatus"),
     "pr.assignees.update": _pr_assignees,
+    "pr.reviewers.request": lambda i, w: [
+        ["pr", "edit", str(i["prNumber"]), "--add-reviewer", ",".join(i["reviewers"]), *_repo(i)]
+    ],
+    "pr.branch.update": _pr("update-branch"),
     "pr.merge.execute": _pr_merge,
     "pr.ready_for_review.set": _pr_ready,
     "pr.review.submit_approve": _pr_review("approve"),

@@ -1,7 +1,6 @@
-"""The oracle's gh plans for capabilities gh has no porcelain command for (or one whose
-queries the sandbox API does not serve yet, noted at the plan): ``gh api`` on the REST path or
-the GraphQL endpoint, and ``gh project``, written as an agent would (GraphQL values passed as
-variables with ``-f``/``-F``, never spliced into the query).
+"""The oracle's gh plans for capabilities gh has no porcelain command for: ``gh api`` on the
+REST path or the GraphQL endpoint, and ``gh project``, written as an agent would (GraphQL
+values passed as variables with ``-f``/``-F``, never spliced into the query).
 
 Like the porcelain plans, they name what the input names; where an agent would first read an id
 the input lacks (the parent of an issue whose parent is removed), the oracle takes it from the
@@ -10,7 +9,6 @@ world it acts on.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -86,10 +84,6 @@ _THREAD = """
 mutation($thread: ID!) {{
   {name}(input: {{threadId: $thread}}) {{ thread {{ id isResolved }} }} }}
 """
-_ADD_ITEM = """
-mutation($project: ID!, $content: ID!) {
-  addProjectV2ItemById(input: {projectId: $project, contentId: $content}) { item { id } } }
-"""
 _THREAD_REPLY = """
 mutation($thread: ID!, $body: String!) {
   addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $thread, body: $body}) {
@@ -141,31 +135,9 @@ def _project_limit(sub: str) -> Plan:
     return plan
 
 
-_ISSUE_URL = re.compile(r"/([^/]+/[^/]+)/issues/(\d+)/?$")
-
-
 def _item_add(i: Mapping[str, Any], w: World) -> list[Argv]:
-    # ``gh project item-add`` looks the URL up with ``resource(url:)``, which the sandbox does
-    # not serve; the agent's other way: the node ids it read (``gh project view``, ``gh issue
-    # view --json id``) in ``addProjectV2ItemById``. Unknown ones are passed through for
-    # GitHub to refuse.
-    project = w.project(str(i["owner"]), int(i["projectNumber"]))
-    found = _ISSUE_URL.search(str(i["issueUrl"]))
-    issue = None
-    if found is not None and found.group(1) == w.repository.full_name:
-        issue = w.issue(int(found.group(2)))
-    project_id = project.node_id if project is not None else str(i["projectNumber"])
-    content_id = issue.node_id if issue is not None else str(i["issueUrl"])
-    return [_graphql(_ADD_ITEM, project=project_id, content=content_id)]
-
-
-def _reviewers(i: Mapping[str, Any], w: World) -> list[Argv]:
-    # Not ``gh pr edit --add-reviewer``: gh 2.102 sends ``requestReviewsByLogin``, which the
-    # sandbox does not serve.
-    argv = ["api", "-X", "POST", _rest(f"pulls/{i['prNumber']}/requested_reviewers", i)[1]]
-    for login in i["reviewers"]:
-        argv += ["-f", f"reviewers[]={login}"]
-    return [argv]
+    url = str(i["issueUrl"])
+    return [[*_project("item-add")(i, w)[0], "--url", url, "--format", "json"]]
 
 
 _ITEM_VALUE_FLAGS = (
@@ -211,11 +183,6 @@ API_PLANS: Mapping[str, Plan] = {
     "issue.blocked_by.add": _blocked_by("addBlockedBy"),
     "issue.blocked_by.remove": _blocked_by("removeBlockedBy"),
     "pr.comments.list": _numbered(_REVIEW_THREADS, "prNumber"),
-    # Not ``gh pr update-branch``: gh first asks for ``Ref.compare``, which the sandbox lacks.
-    "pr.branch.update": lambda i, w: [
-        ["api", "-X", "PUT", _rest(f"pulls/{i['prNumber']}/update-branch", i)[1]]
-    ],
-    "pr.reviewers.request": _reviewers,
     "pr.comment.reply": lambda i, w: [
         _graphql(_THREAD_REPLY, thread=i["threadId"], body=str(i["body"]))
     ],

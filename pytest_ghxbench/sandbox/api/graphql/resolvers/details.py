@@ -1,10 +1,11 @@
 """GraphQL fields gh's views ask for beyond the core ones: reactions, comment edit and minimize
 state, auto-merge details, the head repository's owner, commit authors and dates, teams and
 commit statuses (the sandbox has neither, but gh's fragments name them), closing and reopening
-pull requests, and ``search`` for issues and pull requests."""
+pull requests, ``search`` for issues and pull requests, and ``resource(url:)``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
@@ -178,6 +179,32 @@ _results = obj(
 )
 del _results.fields["totalCount"]  # search results count by kind instead
 obj("Query", search=(_SEARCH_NAME, _search_page))
+
+
+_RESOURCE = re.compile(r"^https?://[^/]+/([^/]+/[^/]+)/(issues|pull)/(\d+)/?(?:[?#].*)?$")
+
+
+def _resource(world: World, url: str) -> Typed | None:
+    """The issue or pull request at ``url`` (on any host: the client may know the world as
+    github.com or as the sandbox's); ``null`` for anything else, as for an unknown URL."""
+    found = _RESOURCE.match(url)
+    if found is None or found.group(1).casefold() != world.repository.full_name.casefold():
+        return None
+    number = int(found.group(3))
+    pull = world.pull_request(number)
+    if pull is not None:  # ``/issues/<n>`` of a pull request leads to the pull request too
+        return Typed("PullRequest", pull)
+    issue = world.issue(number) if found.group(2) == "issues" else None
+    return Typed("Issue", issue) if issue is not None else None
+
+
+abstract(
+    "UniformResourceLocatable",
+    ("Issue", "PullRequest"),
+    resourcePath=("URI", lambda v, a, c: None),
+    url=("URI", lambda v, a, c: None),
+)
+obj("Query", resource=("UniformResourceLocatable", lambda w, a, c: _resource(w, str(a["url"]))))
 
 
 abstract("Assignee", ("Bot", "Mannequin", "Organization", "User"))

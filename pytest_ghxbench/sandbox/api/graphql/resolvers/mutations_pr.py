@@ -125,6 +125,28 @@ def _request_reviews(_: Any, args: A, ctx: C) -> A:
     return done(data, pullRequest=pull)
 
 
+def _request_reviews_by_login(_: Any, args: A, ctx: C) -> A:
+    """``requestReviewsByLogin``: with ``union`` the logins are added to the requested
+    reviewers, without it (gh's way: the whole list) they become exactly those. Additions go
+    through ``pr.reviewers.request``; the sandbox has no teams to request."""
+    data = input_of(args)
+    pull = pull_of(ctx, need(data, "pullRequestId"))
+    if data.get("teamSlugs"):
+        slug = data["teamSlugs"][0]
+        raise GraphQLError(f"Could not resolve to a Team with the slug '{slug}'.", type="NOT_FOUND")
+    bots = [str(b).removesuffix("[bot]") for b in data.get("botLogins") or []]
+    logins = list(dict.fromkeys([*map(str, data.get("userLogins") or []), *bots]))
+    added = [login for login in logins if login not in pull.requested_reviewers]
+    if added:
+        call_capability(ctx, "pr.reviewers.request", {**by_number(ctx, pull), "reviewers": added})
+    kept = [r for r in pull.requested_reviewers if data.get("union") or r in logins]
+    if kept != pull.requested_reviewers:
+        ctx.mutated = True
+        pull.requested_reviewers = kept
+        touch(ctx.world, pull)
+    return done(data, pullRequest=pull)
+
+
 def _set_assignees(ctx: C, pull: PullRequest, ids: Any) -> None:
     """Assign exactly the users ``ids`` names (in that order after those who stay)."""
     wanted = logins_of(ctx, ids or [])
@@ -211,6 +233,7 @@ register("addPullRequestReview", _add_review, pullRequestReview="PullRequestRevi
 register("mergePullRequest", _merge, pullRequest="PullRequest")
 register("updatePullRequestBranch", _update_branch, pullRequest="PullRequest")
 register("requestReviews", _request_reviews, pullRequest="PullRequest")
+register("requestReviewsByLogin", _request_reviews_by_login, pullRequest="PullRequest")
 register("updatePullRequest", _update_pull, pullRequest="PullRequest")
 register("addProjectV2ItemById", _add_project_item, item="ProjectV2Item")
 register("updateProjectV2ItemFieldValue", _set_field(False), projectV2Item="ProjectV2Item")

@@ -107,9 +107,39 @@ def _repo_field(world: World, owner: Any, name: Any) -> World:
     return world
 
 
+def _compare(world: World, base: str, args: A) -> A | None:
+    """``Ref.compare(headRef:)`` of base branch ``base``: what a pull request between the two
+    branches knows (its commits ahead; one commit behind when its base moved on since, as
+    ``pr.branch.update`` sees it), identical branches, else ``null`` (unknown)."""
+    head = str(args["headRef"]).removeprefix("refs/heads/")
+    branches = {b.name: b.sha for b in world.repository.branches}
+    pulls = [p for p in world.pull_requests if (p.base_ref, p.head_ref) == (base, head)]
+    pull = next((p for p in pulls if p.state == "OPEN"), pulls[-1] if pulls else None)
+    if pull is not None and base in branches:
+        ahead = pull.commits
+        behind = int(bool(pull.base_sha) and pull.base_sha != branches[base])
+    elif base in branches and branches[base] == branches.get(head):
+        ahead = behind = 0
+    else:
+        return None
+    status = {(0, 0): "IDENTICAL", (1, 0): "AHEAD", (0, 1): "BEHIND"}
+    return {
+        "aheadBy": ahead,
+        "behindBy": behind,
+        "status": status.get((int(ahead > 0), behind), "DIVERGED"),
+    }
+
+
+obj(
+    "Comparison",
+    aheadBy=("Int", lambda d, a, c: d["aheadBy"]),
+    behindBy=("Int", lambda d, a, c: d["behindBy"]),
+    status=("ComparisonStatus", lambda d, a, c: d["status"]),
+)
 obj(
     "Ref",
     name=("String", lambda r, a, c: r),
+    compare=("Comparison", lambda r, a, c: _compare(c.world, r, a)),
     prefix=("String", lambda r, a, c: "refs/heads/"),
     target=(
         "GitObject",
