@@ -18,18 +18,15 @@ from pytest_ghxbench.adapters.oracle.plans import (
     unsupported_capabilities,
 )
 from pytest_ghxbench.adapters.process import scrubbed_env
+from pytest_ghxbench.ghx.registry import all_capabilities, get_capability
 from pytest_ghxbench.sandbox.backend import SandboxSession
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    all_capabilities,
-    get_capability,
-    run_capability,
-)
 from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario
 from tests.paths import EXTERNAL_SCENARIOS, REPO_ROOT
+from tests.served import run_on_world as run_capability
 
 ITEM_MODE = "agent_direct"
 GH = pinned_program("gh")

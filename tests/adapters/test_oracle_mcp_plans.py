@@ -20,15 +20,12 @@ from pytest_ghxbench.adapters.oracle.mcp_plans import (
     unserved,
 )
 from pytest_ghxbench.adapters.process import mcp_server_command
+from pytest_ghxbench.ghx.registry import all_capabilities, get_capability
 from pytest_ghxbench.sandbox.backend import SandboxSession
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    all_capabilities,
-    get_capability,
-    run_capability,
-)
 from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import World
+from tests.served import run_on_world as run_capability
 
 ITEM_MODE = "mcp"
 needs_server = pytest.mark.skipif(

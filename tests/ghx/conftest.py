@@ -7,7 +7,9 @@ writes reach the world only through GitHub's REST and GraphQL APIs.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -88,8 +90,8 @@ def error(world: World, task: str, input: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _comparable(envelope: Mapping[str, Any]) -> dict[str, Any]:
-    """What must agree between the world capability and the HTTP one: ok, the error's code and
-    the data without page cursors (each side has its own cursor format)."""
+    """What a recorded answer fixes: ok, the error's code and the data without page cursors
+    (their format is each implementation's own)."""
 
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
@@ -106,8 +108,8 @@ def _comparable(envelope: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def on_dotcom(value: Any) -> Any:
-    """``value`` with the served web root (``http://127.0.0.1:PORT``) read as github.com, where
-    the world-based capabilities link to."""
+    """``value`` with the served web root (``http://127.0.0.1:PORT``) read as github.com, so
+    recorded answers do not depend on the port."""
     assert _SERVER is not None
     root = _SERVER.api_url.removesuffix("/api/v3")
     if isinstance(value, str):
@@ -119,25 +121,46 @@ def on_dotcom(value: Any) -> Any:
     return value
 
 
-def assert_same_as_world_capability(
+GOLDEN = Path(__file__).with_name("recorded")
+"""Recorded answers: ``<test module>.json``, one entry per call of :func:`assert_as_recorded`."""
+_RECORD = os.environ.get("GHXBENCH_RECORD") == "1"
+
+
+def _world_digest(world: World) -> str:
+    state = world.model_dump(mode="json", exclude={"clock"})
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def assert_as_recorded(
     task: str, input: Mapping[str, Any], prepare: Callable[[World], None] | None = None
 ) -> dict[str, Any]:
-    """TEMPORARY while the world-based capabilities exist: the HTTP capability answers what the
-    world-based one answers on an identical fresh world (``prepare`` may change both first),
-    and leaves the world in the same state. Returns the HTTP envelope."""
-    from pytest_ghxbench.sandbox.capabilities.registry import run_capability as on_world
+    """The capability answers, over HTTP on a fresh world (``prepare`` may change it first),
+    what was recorded for this test and input: the same ok, error code and data (cursors
+    aside, URLs on github.com) and the same resulting world.
 
-    expected_world, served = fresh_world(), fresh_world()
+    The recordings were taken when every case also agreed with the sandbox's former in-process
+    capabilities (the specification the scenarios were written against). Re-record after an
+    intended change with ``GHXBENCH_RECORD=1 python -m pytest tests/ghx -p no:randomly`` and
+    review the diff of ``tests/ghx/recorded/``."""
+    world = fresh_world()
     if prepare is not None:
-        prepare(expected_world)
-        prepare(served)
-    expected = on_world(expected_world, task, input)
+        prepare(world)
     try:
-        got = on_dotcom(run(served, task, input))
+        got = on_dotcom(run(world, task, input))
     finally:
-        forget(served)
-    assert _comparable(got) == _comparable(expected), (got, expected)
-    state: dict[str, Any] = {"exclude": {"clock"}, "mode": "json"}
-    assert served.model_dump(**state) == expected_world.model_dump(**state)
+        forget(world)
+    observed = {"answer": _comparable(got), "world": _world_digest(world)}
+    test = os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" (", 1)[0]
+    module, _, name = test.partition("::")
+    key = f"{name} {task} {json.dumps(input, sort_keys=True)}"
+    path = GOLDEN / f"{Path(module).stem}.json"
+    recorded: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
+    if _RECORD:
+        recorded[key] = observed
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+    else:
+        assert key in recorded, f"nothing recorded for {key!r} in {path}; see the docstring"
+        assert observed == recorded[key], (observed, recorded[key])
     result: dict[str, Any] = got
     return result

@@ -45,20 +45,8 @@ def github_urls(value: Any) -> Any:
 
 
 def same_as_world(task: str, input: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`tests.ghx.conftest.assert_same_as_world_capability` with the served URLs read as
-    github.com's: the same ok, error code, data (cursors aside) and resulting world."""
-    from pytest_ghxbench.sandbox.capabilities.registry import run_capability as on_world
-
-    expected_world, served = fresh_world(), fresh_world()
-    expected = on_world(expected_world, task, input)
-    try:
-        got = github_urls(run(served, task, input))
-    finally:
-        conftest.forget(served)
-    assert conftest._comparable(got) == conftest._comparable(expected), (got, expected)
-    state: dict[str, Any] = {"exclude": {"clock"}, "mode": "json"}
-    assert served.model_dump(**state) == expected_world.model_dump(**state)
-    return dict(got)
+    """:func:`tests.ghx.conftest.assert_as_recorded`."""
+    return conftest.assert_as_recorded(task, input)
 
 
 def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
@@ -100,7 +88,7 @@ def test_external_scenario_passes_in_ghx_mode(scenario: AtomicScenario) -> None:
     assert envelope["meta"]["capability_id"] == scenario.task
 
 
-# ---------------------------------------------------------------- same as the world capability
+# ---------------------------------------------------------------- as recorded
 
 _DIFFERENTIAL: list[tuple[str, dict[str, Any]]] = [
     ("workflow.list", {}),

@@ -1,5 +1,6 @@
 """ghx pull request capabilities over HTTP: reads, checks, mergeability, assignees, branch,
-merge; the external pr.* scenarios; and the differential test against the world-based ones."""
+merge; the external pr.* scenarios; and answers recorded when they agreed with the former
+in-process capabilities."""
 
 from __future__ import annotations
 
@@ -47,25 +48,8 @@ def on_dotcom(value: Any) -> Any:
 def same_as_world(
     task: str, input: Mapping[str, Any], prepare: Callable[[World], None] | None = None
 ) -> dict[str, Any]:
-    """``assert_same_as_world_capability`` with web URLs compared on github.com (the world
-    capabilities link to github.com, the served world to the server's own web root), on fresh
-    worlds that ``prepare`` may change first."""
-    from pytest_ghxbench.sandbox.capabilities.registry import run_capability as on_world
-
-    expected_world, world = fresh_world(), fresh_world()
-    for each in (expected_world, world) if prepare is not None else ():
-        assert prepare is not None
-        prepare(each)
-    expected = on_world(expected_world, task, input)
-    try:
-        got = on_dotcom(served.run(world, task, input))
-    finally:
-        served.forget(world)
-    assert served._comparable(got) == served._comparable(expected), (got, expected)
-    state: dict[str, Any] = {"exclude": {"clock"}, "mode": "json"}
-    assert world.model_dump(**state) == expected_world.model_dump(**state)
-    envelope: dict[str, Any] = got
-    return envelope
+    """:func:`tests.ghx.conftest.assert_as_recorded`."""
+    return served.assert_as_recorded(task, input, prepare)
 
 
 def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:

@@ -1,5 +1,5 @@
 """ghx pull request reviews over HTTP: review threads, replies, resolving, reviews, review
-requests; and the differential test against the world-based capabilities."""
+requests; and the answers recorded when they agreed with the former in-process capabilities."""
 
 from __future__ import annotations
 

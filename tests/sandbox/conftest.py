@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.ghx.registry import get_capability
 from pytest_ghxbench.run.judge import Verdict, judge_atomic
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 from pytest_ghxbench.scenario.loader import load_catalog
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario, Scenario, WorkflowScenario
 from tests.paths import EXTERNAL_SCENARIOS
+from tests.served import run_on_world as run_capability
 
 OWNER, NAME = "acme-labs", "tinykv"
 REPO = {"owner": OWNER, "name": NAME}

@@ -6,8 +6,7 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from pytest_ghxbench.sandbox.capabilities import all_capabilities
-from pytest_ghxbench.sandbox.capabilities.registry import Capability
+from pytest_ghxbench.ghx.registry import Capability, all_capabilities
 
 
 @pytest.mark.parametrize("cap", all_capabilities(), ids=lambda cap: cap.id)

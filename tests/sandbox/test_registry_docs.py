@@ -1,4 +1,5 @@
-"""docs/sandbox.md lists every capability and the in-process coverage of the external scenarios.
+"""docs/sandbox.md lists every ghx capability and how the external scenarios fare with them
+over the sandbox's API.
 
 Regenerate both tables after adding or changing a capability:
 
@@ -11,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from pytest_ghxbench.sandbox.capabilities.registry import Capability, all_capabilities
+from pytest_ghxbench.ghx.registry import Capability, all_capabilities
 from pytest_ghxbench.scenario.models import AtomicScenario
 from tests.paths import REPO_ROOT
 from tests.sandbox.conftest import external_atomic, is_registered, needs_external, run_scenario
@@ -53,9 +54,9 @@ def coverage_table() -> str:
     statuses = [_status(s) for s in scenarios]
     passing = statuses.count("pass")
     lines = [
-        f"{passing} of {len(scenarios)} pass in process.",
+        f"{passing} of {len(scenarios)} pass through the capabilities over the API.",
         "",
-        "| scenario | task | expected route | in process |",
+        "| scenario | task | expected route | over the API |",
         "| --- | --- | --- | --- |",
     ]
     for scenario, status in zip(scenarios, statuses, strict=True):

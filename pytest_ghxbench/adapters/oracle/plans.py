@@ -300,7 +300,7 @@ def gh_plan(task: str, input: Mapping[str, Any], world: World) -> list[Argv]:
 
 def unsupported_capabilities() -> list[str]:
     """Capability ids of the sandbox that have no gh plan (sorted)."""
-    from pytest_ghxbench.sandbox.capabilities.registry import all_capabilities
+    from pytest_ghxbench.ghx.registry import all_capabilities
 
     return sorted(cap.id for cap in all_capabilities() if cap.id not in GH_PLANS)
 

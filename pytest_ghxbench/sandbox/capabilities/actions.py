@@ -39,11 +39,9 @@ from pytest_ghxbench.sandbox.capabilities.registry import (
     FIRST,
     CapabilityError,
     capability,
-    page,
     repo_schema,
     require_repo,
 )
-from pytest_ghxbench.sandbox.capabilities.workflows import WORKFLOW_ID, find_workflow
 from pytest_ghxbench.sandbox.state import CheckRun, Conclusion, Job, WorkflowRun, World
 
 __all__ = [
@@ -166,87 +164,6 @@ def _render_job(world: World, job: Job) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- runs
-
-
-@capability(
-    "workflow_runs.list",
-    "List workflow runs, newest first; filter by branch, event, status or workflow.",
-    repo_schema(
-        first=FIRST,
-        after=AFTER,
-        branch={"type": "string", "minLength": 1},
-        event={"type": "string", "minLength": 1},
-        status={
-            "type": "string",
-            "minLength": 1,
-            "description": "A status (queued, in_progress, completed...) or a conclusion",
-        },
-        workflowId=WORKFLOW_ID,
-    ),
-)
-def list_runs(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    runs = sorted(world.workflow_runs, key=lambda r: (r.created_at, r.id), reverse=True)
-    if "workflowId" in input:
-        flow_id = find_workflow(world, input["workflowId"]).id
-        runs = [r for r in runs if r.workflow_id == flow_id]
-    if "branch" in input:
-        runs = [r for r in runs if r.head_branch == input["branch"]]
-    if "event" in input:
-        runs = [r for r in runs if r.event == input["event"]]
-    if "status" in input:
-        runs = [r for r in runs if input["status"] in (r.status, r.conclusion)]
-    return page(runs, input, lambda run: _render_run(world, run))
-
-
-@capability(
-    "workflow_run.get",
-    "Get one workflow run: status, conclusion, branch, commit, attempt.",
-    BY_RUN,
-)
-def get_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    run = _run(world, input)
-    return {
-        **_render_run(world, run),
-        "headSha": run.head_sha,
-        "runNumber": run.run_number,
-        "runAttempt": run.run_attempt,
-        "updatedAt": run.updated_at,
-        "startedAt": run.run_started_at,
-    }
-
-
-@capability(
-    "workflow_run.jobs.list",
-    "List the jobs of a workflow run (its latest attempt).",
-    RUN_PAGE,
-)
-def list_jobs(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    run = _run(world, input)
-    return page(latest_jobs(world, run.id), input, lambda job: _render_job(world, job))
-
-
-@capability(
-    "workflow_run.artifacts.list",
-    "List the artifacts a workflow run uploaded.",
-    RUN_PAGE,
-)
-def list_artifacts(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    run = _run(world, input)
-    api = f"https://api.github.com/repos/{world.repository.full_name}/actions/artifacts"
-    return page(
-        [a for a in world.artifacts if a.run_id == run.id],
-        input,
-        lambda artifact: {
-            "id": artifact.id,
-            "name": artifact.name,
-            "sizeInBytes": artifact.size_in_bytes,
-            "expired": artifact.expired,
-            "createdAt": artifact.created_at,
-            "expiresAt": artifact.expires_at,
-            "archiveDownloadUrl": f"{api}/{artifact.id}/zip",
-        },
-    )
 
 
 @capability(

@@ -19,11 +19,8 @@ import re
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
     CapabilityError,
     capability,
-    page,
     repo_schema,
     require_repo,
 )
@@ -90,50 +87,3 @@ def analyze_log(log: str) -> dict[str, Any]:
             warnings += 1
     top = list(dict.fromkeys(line.strip() for line in errors))[:TOP_ERROR_LINES]
     return {"errorCount": len(errors), "warningCount": warnings, "topErrorLines": top}
-
-
-@capability(
-    "workflow_job.logs.analyze",
-    "Summarise a finished job's log: error and warning counts, the first error lines, and "
-    "the steps that failed.",
-    BY_JOB,
-)
-def analyze_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    job, log, truncated = _finished_log(world, input)
-    return {
-        "jobId": job.id,
-        "conclusion": job.conclusion,
-        "truncated": truncated,
-        "failedSteps": [s.name for s in job.steps if s.conclusion == "failure"],
-        "summary": analyze_log(log),
-    }
-
-
-@capability(
-    "check_run.annotations.list",
-    "List the annotations (file, lines, level, message) a check run reported.",
-    repo_schema(
-        "checkRunId",
-        checkRunId={"type": "integer", "minimum": 1, "description": "Check run id"},
-        first=FIRST,
-        after=AFTER,
-    ),
-)
-def list_annotations(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    check = world.check_run(input["checkRunId"])
-    if check is None:
-        raise CapabilityError("NOT_FOUND", f"check run {input['checkRunId']} not found")
-    return page(
-        check.annotations,
-        input,
-        lambda note: {
-            "path": note.path,
-            "startLine": note.start_line,
-            "endLine": note.end_line,
-            "level": note.annotation_level,
-            "message": note.message,
-            "title": note.title or None,
-            "details": note.raw_details or None,
-        },
-    )

@@ -13,17 +13,11 @@ from pytest_ghxbench.sandbox.capabilities.issues import (
     BODY,
     by_id,
     issue_by_id,
-    issue_by_number,
     issue_url,
 )
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
-    ISSUE_NUMBER,
     CapabilityError,
     capability,
-    page,
-    repo_schema,
 )
 from pytest_ghxbench.sandbox.state import Comment, Issue, World
 
@@ -38,22 +32,6 @@ def _comment_data(world: World, issue: Issue, comment: Comment) -> dict[str, Any
         "url": f"{issue_url(world, issue.number)}#issuecomment-{comment.id}",
         "createdAt": comment.created_at,
     }
-
-
-@capability(
-    "issue.comments.list",
-    "List the comments of one issue, oldest first.",
-    repo_schema(
-        "issueNumber",
-        issueNumber=ISSUE_NUMBER,
-        first=FIRST,
-        after=AFTER,
-    ),
-    route="graphql",
-)
-def issue_comments_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_number(world, input)
-    return page(issue.comments, input, lambda c: _comment_data(world, issue, c))
 
 
 @capability(

@@ -43,17 +43,6 @@ def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
 
 
 @capability(
-    "issue.labels.add",
-    "Add labels to an issue, keeping the ones it has.",
-    by_id("labels", labels={**NAMES, "minItems": 1}),
-    mutates=True,
-)
-def issue_labels_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_id(world, input["issueId"])
-    return _set_labels(world, issue, [*issue.labels, *input["labels"]])
-
-
-@capability(
     "issue.assignees.update",
     "Replace an issue's assignees with the given logins.",
     by_id("assignees", assignees=NAMES),

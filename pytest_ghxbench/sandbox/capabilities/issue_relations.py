@@ -10,34 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.issues import (
-    BY_NUMBER,
     NODE_ID,
     by_id,
     issue_by_id,
-    issue_by_number,
-    issue_ref,
     touch,
 )
 from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability
 from pytest_ghxbench.sandbox.state import Issue, World
-
-
-@capability(
-    "issue.relations.get",
-    "Get an issue's parent, sub-issues, and blocked-by / blocking issues.",
-    BY_NUMBER,
-)
-def issue_relations_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_number(world, input)
-    parent = world.issue(issue.parent) if issue.parent is not None else None
-    blockers = [world.issue(n) for n in issue.blocked_by]
-    return {
-        "issue": issue_ref(world, issue),
-        "parent": issue_ref(world, parent) if parent else None,
-        "children": [issue_ref(world, child) for child in world.sub_issues(issue.number)],
-        "blockedBy": [issue_ref(world, b) for b in blockers if b is not None],
-        "blocking": [issue_ref(world, i) for i in world.issues if issue.number in i.blocked_by],
-    }
 
 
 def _descendants(world: World, number: int) -> set[int]:

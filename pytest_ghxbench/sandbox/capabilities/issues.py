@@ -15,20 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.prs import pull_url
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
     ISSUE_NUMBER,
     CapabilityError,
     capability,
     input_schema,
-    page,
     repo_schema,
     require_collaborators,
     require_repo,
 )
-from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
+from pytest_ghxbench.sandbox.state import Issue, World
 
 __all__ = [
     "BODY",
@@ -134,17 +130,6 @@ def issue_data(world: World, issue: Issue) -> dict[str, Any]:
     }
 
 
-def pull_ref(world: World, pull: PullRequest) -> dict[str, Any]:
-    return {
-        "id": pull.node_id,
-        "number": pull.number,
-        "title": pull.title,
-        "state": pull.state,
-        "isDraft": pull.is_draft,
-        "url": pull_url(world, pull.number),
-    }
-
-
 def issue_summary(issue: Issue, **fields: Any) -> dict[str, Any]:
     """What a mutation returns: the issue's id and number, then ``fields``."""
     return {"id": issue.node_id, "number": issue.number, **fields}
@@ -178,36 +163,6 @@ def touch(world: World, issue: Issue) -> None:
 # ---------------------------------------------------------------- reads
 
 
-@capability("issue.view", "Fetch one issue by number.", BY_NUMBER)
-def issue_view(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return issue_data(world, issue_by_number(world, input))
-
-
-@capability(
-    "issue.list",
-    "List issues (newest first), filtered by state, labels and assignee.",
-    repo_schema(
-        state={"enum": ["open", "closed", "all"], "default": "open"},
-        labels=NAMES,
-        assignee={"type": "string", "minLength": 1},
-        first=FIRST,
-        after=AFTER,
-    ),
-)
-def issue_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    state = input["state"].upper()
-    wanted = {name.casefold() for name in input.get("labels", [])}
-    chosen = [
-        issue
-        for issue in sorted(world.issues, key=lambda i: -i.number)
-        if state in ("ALL", issue.state)
-        and wanted <= {name.casefold() for name in issue.labels}
-        and input.get("assignee") in (None, *issue.assignees)
-    ]
-    return page(chosen, input, lambda issue: _list_entry(world, issue))
-
-
 def _list_entry(world: World, issue: Issue) -> dict[str, Any]:
     return {
         "id": issue.node_id,
@@ -220,13 +175,6 @@ def _list_entry(world: World, issue: Issue) -> dict[str, Any]:
         "createdAt": issue.created_at,
         "updatedAt": issue.updated_at,
     }
-
-
-@capability("issue.linked_prs.list", "List the pull requests that will close an issue.", BY_NUMBER)
-def issue_linked_prs_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    issue = issue_by_number(world, input)
-    linked = world.linked_pull_requests(issue.number)
-    return page(linked, {"first": 100}, lambda p: pull_ref(world, p))
 
 
 # ---------------------------------------------------------------- writes

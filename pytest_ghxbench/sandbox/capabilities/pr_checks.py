@@ -24,15 +24,14 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.actions import (
-    RUN_ID,
     check_bucket,
     check_url,
     find_run,
     latest_checks,
     rerun,
 )
-from pytest_ghxbench.sandbox.capabilities.prs import BY_NUMBER, by_number, find_pull
-from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability
+from pytest_ghxbench.sandbox.capabilities.prs import find_pull
+from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError
 from pytest_ghxbench.sandbox.state import CheckRun, PullRequest, World
 
 __all__: list[str] = []
@@ -67,20 +66,6 @@ def _checks(world: World, pull: PullRequest, *, failed_only: bool) -> dict[str, 
     }
 
 
-@capability("pr.status.checks", "List a pull request's checks with summary counts.", BY_NUMBER)
-def pr_status_checks(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return _checks(world, find_pull(world, input), failed_only=False)
-
-
-@capability(
-    "pr.checks.get_failed",
-    "List a pull request's failing checks (the summary counts every check).",
-    BY_NUMBER,
-)
-def pr_checks_get_failed(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return _checks(world, find_pull(world, input), failed_only=True)
-
-
 def _rerun_checks(world: World, input: dict[str, Any], *, failed_only: bool) -> dict[str, Any]:
     pull = find_pull(world, input)
     run = find_run(world, input["runId"])
@@ -97,23 +82,3 @@ def _rerun_checks(world: World, input: dict[str, Any], *, failed_only: bool) -> 
         "queued": True,
         "runAttempt": run.run_attempt,
     }
-
-
-@capability(
-    "pr.checks.rerun_failed",
-    "Re-run the failed jobs of one of a pull request's workflow runs.",
-    by_number("runId", runId=RUN_ID),
-    mutates=True,
-)
-def pr_checks_rerun_failed(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return _rerun_checks(world, input, failed_only=True)
-
-
-@capability(
-    "pr.checks.rerun_all",
-    "Re-run every job of one of a pull request's workflow runs.",
-    by_number("runId", runId=RUN_ID),
-    mutates=True,
-)
-def pr_checks_rerun_all(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return _rerun_checks(world, input, failed_only=False)

@@ -44,12 +44,9 @@ from pytest_ghxbench.sandbox.capabilities.prs import (
     touch,
 )
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
     CapabilityError,
     capability,
     input_schema,
-    page,
 )
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
 
@@ -85,50 +82,7 @@ def _note(world: World, pull: PullRequest, note: ReviewComment) -> dict[str, Any
     }
 
 
-def _thread_data(world: World, pull: PullRequest, thread: ReviewThread) -> dict[str, Any]:
-    return {
-        "id": thread.node_id,
-        "path": thread.path,
-        "line": thread.line,
-        "startLine": thread.start_line,
-        "diffSide": thread.diff_side,
-        "subjectType": "LINE" if thread.line is not None else "FILE",
-        "isResolved": thread.is_resolved,
-        "isOutdated": thread.is_outdated,
-        "viewerCanReply": True,
-        "viewerCanResolve": not thread.is_resolved,
-        "viewerCanUnresolve": thread.is_resolved,
-        "resolvedByLogin": thread.resolved_by,
-        "comments": [_note(world, pull, note) for note in thread.comments],
-    }
-
-
 # ---------------------------------------------------------------- review threads
-
-
-@capability(
-    "pr.comments.list",
-    "List a pull request's review threads with their comments (only unresolved ones unless "
-    "unresolvedOnly is false; outdated ones only with includeOutdated).",
-    by_number(
-        unresolvedOnly={"type": "boolean", "default": True},
-        includeOutdated={"type": "boolean", "default": False},
-        first=FIRST,
-        after=AFTER,
-    ),
-    route="graphql",
-)
-def pr_comments_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    pull = find_pull(world, input)
-    unresolved_only, outdated = input["unresolvedOnly"], input["includeOutdated"]
-    threads = [
-        t
-        for t in pull.review_threads
-        if not (unresolved_only and t.is_resolved) and (outdated or not t.is_outdated)
-    ]
-    result = page(threads, input, lambda t: _thread_data(world, pull, t))
-    result["filterApplied"] = {"unresolvedOnly": unresolved_only, "includeOutdated": outdated}
-    return result
 
 
 @capability(
@@ -196,29 +150,6 @@ def pr_comment_unresolve(world: World, input: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- reviews
-
-
-@capability(
-    "pr.reviews.list",
-    "List a pull request's reviews (state, author, body), oldest first.",
-    by_number(first=FIRST, after=AFTER),
-    route="graphql",
-)
-def pr_reviews_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    pull = find_pull(world, input)
-    return page(
-        pull.reviews,
-        input,
-        lambda r: {
-            "id": r.node_id,
-            "authorLogin": r.author,
-            "body": r.body,
-            "state": r.state,
-            "submittedAt": r.submitted_at,
-            "url": f"{pull_url(world, pull.number)}#pullrequestreview-{r.id}",
-            "commitOid": r.commit_id or None,
-        },
-    )
 
 
 Event = Literal["APPROVE", "COMMENT", "REQUEST_CHANGES"]

@@ -44,7 +44,6 @@ from pytest_ghxbench.sandbox.capabilities.registry import (
     CapabilityError,
     capability,
     input_schema,
-    page,
 )
 from pytest_ghxbench.sandbox.state import Project, ProjectField, ProjectItem, World
 
@@ -119,55 +118,9 @@ def _item_data(world: World, project: Project, item: ProjectItem) -> dict[str, A
 # ---------------------------------------------------------------- reads
 
 
-@capability(
-    "project_v2.org.get",
-    "Get an organization's Projects v2 board by number.",
-    input_schema(["org", "projectNumber"], org=LOGIN, projectNumber=NUMBER),
-)
-def project_org_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return _project_data(_project(world, input["org"], input["projectNumber"]))
-
-
-@capability(
-    "project_v2.user.get",
-    "Get a user's Projects v2 board by number.",
-    input_schema(["user", "projectNumber"], user=LOGIN, projectNumber=NUMBER),
-)
-def project_user_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return _project_data(_project(world, input["user"], input["projectNumber"]))
-
-
 BY_OWNER = input_schema(
     ["owner", "projectNumber"], owner=LOGIN, projectNumber=NUMBER, first=FIRST, after=AFTER
 )
-
-
-@capability("project_v2.fields.list", "List a project's fields (with select options).", BY_OWNER)
-def project_fields_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    project = _project(world, input["owner"], input["projectNumber"])
-    return page(
-        project.fields,
-        input,
-        lambda f: {
-            "id": f.id,
-            "name": f.name,
-            "dataType": f.data_type,
-            "options": [{"id": o.id, "name": o.name} for o in f.options]
-            if f.data_type == "SINGLE_SELECT"
-            else None,
-        },
-    )
-
-
-@capability(
-    "project_v2.items.list",
-    "List a project's items with their content and field values.",
-    BY_OWNER,
-)
-def project_items_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    project = _project(world, input["owner"], input["projectNumber"])
-    items = [i for i in project.items if not i.is_archived]
-    return page(items, input, lambda item: _item_data(world, project, item))
 
 
 # ---------------------------------------------------------------- mutations

@@ -39,11 +39,8 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.actions import check_bucket, latest_checks
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
     CapabilityError,
     capability,
-    page,
     repo_schema,
     require_collaborators,
     require_repo,
@@ -150,97 +147,7 @@ def _sha(*parts: object) -> str:
 # ---------------------------------------------------------------- reads
 
 
-@capability(
-    "pr.view",
-    "Fetch one pull request by number.",
-    by_number(exclude={"type": "array", "items": {"type": "string", "enum": ["body"]}}),
-)
-def pr_view(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    pull = find_pull(world, input)
-    data = {
-        "id": pull.node_id,
-        "number": pull.number,
-        "title": pull.title,
-        "state": pull.state,
-        "url": pull_url(world, pull.number),
-        "body": pull.body,
-        "labels": list(pull.labels),
-        "isDraft": pull.is_draft,
-        "author": pull.author,
-        "headRefName": pull.head_ref,
-        "baseRefName": pull.base_ref,
-    }
-    if "body" in input.get("exclude", []):
-        del data["body"]
-    return data
-
-
 _LIST_STATES = {"open": ("OPEN",), "closed": ("CLOSED", "MERGED"), "merged": ("MERGED",)}
-
-
-@capability(
-    "pr.list",
-    "List pull requests, newest first (state: open, closed (includes merged), merged, all).",
-    repo_schema(
-        state={"type": "string", "enum": ["open", "closed", "merged", "all"], "default": "open"},
-        first=FIRST,
-        after=AFTER,
-    ),
-)
-def pr_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    states = _LIST_STATES.get(input["state"], ("OPEN", "CLOSED", "MERGED"))
-    pulls = sorted((p for p in world.pull_requests if p.state in states), key=lambda p: -p.number)
-    return page(
-        pulls,
-        input,
-        lambda p: {
-            "id": p.node_id,
-            "number": p.number,
-            "title": p.title,
-            "state": p.state,
-            "isDraft": p.is_draft,
-            "url": pull_url(world, p.number),
-        },
-    )
-
-
-_CHANGE_TYPES = {"added": "ADDED", "modified": "MODIFIED", "removed": "DELETED"}
-
-
-@capability(
-    "pr.diff.list_files",
-    "List the files a pull request changes, with line counts.",
-    by_number(first=FIRST, after=AFTER),
-    route="graphql",
-)
-def pr_diff_list_files(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    return page(
-        find_pull(world, input).files,
-        input,
-        lambda f: {
-            "path": f.path,
-            "additions": f.additions,
-            "deletions": f.deletions,
-            "changeType": _CHANGE_TYPES.get(f.status, "RENAMED"),
-        },
-    )
-
-
-@capability(
-    "pr.mergeability.view",
-    "View whether a pull request can be merged: mergeable, merge state, review decision.",
-    BY_NUMBER,
-)
-def pr_mergeability_view(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    pull = find_pull(world, input)
-    return {
-        "mergeable": pull.mergeable,
-        "mergeStateStatus": pull.merge_state_status,
-        "reviewDecision": review_decision(world, pull),
-        "isDraft": pull.is_draft,
-        "state": pull.state,
-    }
 
 
 # ---------------------------------------------------------------- mutations

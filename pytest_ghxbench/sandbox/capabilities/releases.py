@@ -31,11 +31,8 @@ import re
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
     CapabilityError,
     capability,
-    page,
     repo_schema,
     require_repo,
 )
@@ -79,10 +76,6 @@ def _release(world: World, input: dict[str, Any]) -> Release:
     return release
 
 
-def _newest_first(world: World) -> list[Release]:
-    return sorted(world.releases, key=lambda r: r.created_at, reverse=True)
-
-
 def _edit_text(release: Release, input: dict[str, Any]) -> None:
     """Apply the ``title``, ``notes`` and ``prerelease`` the input gives."""
     release.name = input.get("title", release.name)
@@ -112,44 +105,6 @@ def _target(world: World, commitish: str) -> str:
 
 
 # ---------------------------------------------------------------- reads
-
-
-@capability(
-    "release.list",
-    "List releases, newest first (drafts included).",
-    repo_schema(first=FIRST, after=AFTER),
-)
-def release_list(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    return page(_newest_first(world), input, lambda r: release_data(world, r))
-
-
-@capability(
-    "release.get",
-    "Get the release with a tag name (its notes, author and assets too).",
-    repo_schema("tagName", tagName=TAG),
-)
-def release_get(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    tag = input["tagName"]
-    matches = [r for r in _newest_first(world) if r.tag_name == tag]
-    release = next((r for r in matches if not r.draft), matches[0] if matches else None)
-    if release is None:
-        raise CapabilityError("NOT_FOUND", f"release not found: no release has the tag {tag}")
-    return {
-        **release_data(world, release),
-        "body": release.body,
-        "author": release.author,
-        "assets": [
-            {
-                "name": asset.name,
-                "size": asset.size,
-                "downloadCount": asset.download_count,
-                "contentType": asset.content_type,
-            }
-            for asset in release.assets
-        ],
-    }
 
 
 # ---------------------------------------------------------------- the draft-first flow

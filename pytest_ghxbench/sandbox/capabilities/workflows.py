@@ -21,11 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
     CapabilityError,
     capability,
-    page,
     repo_schema,
     require_repo,
 )
@@ -49,37 +46,6 @@ def find_workflow(world: World, key: int | str) -> Workflow:
     if flow is None:
         raise CapabilityError("NOT_FOUND", f"could not find any workflows named {key}")
     return flow
-
-
-def _render_workflow(world: World, flow: Workflow) -> dict[str, Any]:
-    repo = world.repository
-    return {
-        "id": flow.id,
-        "name": flow.name,
-        "path": flow.path,
-        "state": flow.state,
-        "url": f"{repo.url}/blob/{repo.default_branch}/{flow.path}",
-    }
-
-
-@capability(
-    "workflow.list",
-    "List the repository's workflows.",
-    repo_schema(first=FIRST, after=AFTER),
-)
-def list_workflows(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    return page(world.workflows, input, lambda flow: _render_workflow(world, flow))
-
-
-@capability(
-    "workflow.get",
-    "Get one workflow by id, file name (ci.yml), path or name.",
-    repo_schema("workflowId", workflowId=WORKFLOW_ID),
-)
-def get_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
-    require_repo(world, input)
-    return _render_workflow(world, find_workflow(world, input["workflowId"]))
 
 
 @capability(
