@@ -83,8 +83,8 @@ class RunResult:
 class BackendSession(Protocol):
     """One item's view of the GitHub world (for the sandbox: a fresh private copy).
 
-    ``env`` holds environment variables the mode's tools need (e.g. a PATH with CLI shims, or a
-    token); ``run_task`` executes a capability and returns its result envelope
+    ``env`` holds environment variables the mode's tools need (e.g. a PATH with the mode's
+    client, or a token); ``run_task`` executes a capability and returns its result envelope
     ``{"ok": bool, "data": ..., "error": ..., "meta": {...}}``. It is what workflow checkpoints
     are verified with after the agent has finished.
     """

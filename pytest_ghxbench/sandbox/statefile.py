@@ -1,13 +1,12 @@
-"""Sandbox state files: a world on disk that separate ``gh``/``ghx`` processes share.
+"""Sandbox state files: a world on disk (``ghxbench sandbox init``, and ``serve``/``run`` with
+``--state``).
 
 A state file is JSON: ``{"format": "ghxbench-sandbox-state", "version": 1, "world": {...}}``.
-Every command that touches it holds an exclusive lock for its whole load -> run -> save
-sequence (:func:`locked_state`), so concurrent commands on one state never lose each other's
-updates. The lock is ``fcntl.flock`` on a sidecar file (``STATE.lock``), never on the state
-file itself, because saving replaces the state file (:func:`save_world` writes a temporary file
-beside it and ``os.replace``-s it), and a lock on a replaced inode would protect nothing.
-The sidecar is never deleted: removing a lock file while another process waits on it would let
-two processes hold "the" lock at once.
+Writers hold an exclusive lock while they save (:func:`locked_state`): ``fcntl.flock`` on a
+sidecar file (``STATE.lock``), never on the state file itself, because saving replaces the
+state file (:func:`save_world` writes a temporary file beside it and ``os.replace``-s it), and a
+lock on a replaced inode would protect nothing. The sidecar is never deleted: removing a lock
+file while another process waits on it would let two processes hold "the" lock at once.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from pydantic import ValidationError
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
-    "STATE_ENV",
     "STATE_FORMAT",
     "StateFileError",
     "init_state",
@@ -35,8 +33,6 @@ __all__ = [
     "save_world",
 ]
 
-STATE_ENV = "GHXBENCH_SANDBOX_STATE"
-"""The environment variable naming the state file ``ghxbench sandbox gh|ghx`` act on."""
 STATE_FORMAT = "ghxbench-sandbox-state"
 _VERSION = 1
 

@@ -144,7 +144,7 @@ def capability(
         if capability_id in _REGISTRY:
             raise ValueError(f"capability {capability_id!r} is registered twice")
         # The schemas are checked against the JSON Schema metaschema by the test suite, not
-        # here: checking all of them costs every `gh`/`ghx` shim process about 130 ms.
+        # here: checking all of them costs about 130 ms at every start.
         _REGISTRY[capability_id] = Capability(
             capability_id, description, schema, handler, route, mutates
         )
