@@ -1,8 +1,8 @@
-"""The embedded sandbox: an in-process GitHub world, its capabilities and its backend.
+"""The embedded sandbox: a GitHub world served as GitHub's API, and its backend.
 
 See ``docs/sandbox.md``. The world is :class:`~pytest_ghxbench.sandbox.state.World`, seeded from
-``scenarios/fixtures/sandbox-seed.yaml``; capabilities live in
-:mod:`pytest_ghxbench.sandbox.capabilities`; the backend is
+``scenarios/fixtures/sandbox-seed.yaml``; :mod:`pytest_ghxbench.sandbox.api` serves it, and the
+changes its handlers make are :mod:`pytest_ghxbench.sandbox.operations`; the backend is
 :class:`~pytest_ghxbench.sandbox.backend.SandboxBackend`.
 
 The names below are imported on first use: the pytest plugin registers the sandbox's hooks in
@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
-    from pytest_ghxbench.sandbox.capabilities.registry import run_capability
     from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, SeedError, fresh_world, load_seed
     from pytest_ghxbench.sandbox.state import World
 
@@ -28,13 +27,11 @@ __all__ = [
     "World",
     "fresh_world",
     "load_seed",
-    "run_capability",
 ]
 
 _HOME = {
     "SandboxBackend": "backend",
     "SandboxSession": "backend",
-    "run_capability": "capabilities.registry",
     "DEFAULT_SEED": "manifest",
     "SeedError": "manifest",
     "fresh_world": "manifest",

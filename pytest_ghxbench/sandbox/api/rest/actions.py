@@ -23,7 +23,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.capabilities.actions import latest_jobs
+from pytest_ghxbench.sandbox.operations.actions import latest_jobs
 from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun
 
 __all__ = ["find_run"]

@@ -8,7 +8,7 @@ from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.rest.render_actions import annotation_json, check_run_json
 from pytest_ghxbench.sandbox.api.rest.repo import resolve_ref
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, or_not_found, paged, route
-from pytest_ghxbench.sandbox.capabilities.actions import latest_checks
+from pytest_ghxbench.sandbox.operations.actions import latest_checks
 from pytest_ghxbench.sandbox.state import CheckRun
 
 __all__: list[str] = []

@@ -24,7 +24,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.capabilities.actions import latest_jobs
+from pytest_ghxbench.sandbox.operations.actions import latest_jobs
 from pytest_ghxbench.sandbox.state import Job
 
 __all__ = ["run_log_archive", "step_logs"]

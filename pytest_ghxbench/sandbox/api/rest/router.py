@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlencode
 
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
+from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
@@ -153,11 +153,11 @@ _STATUS = {"NOT_FOUND": 404, "VALIDATION": 422, "CONFLICT": 409, "UNSUPPORTED": 
 
 
 def call(ctx: Ctx, task: str, payload: Mapping[str, Any]) -> Any:
-    """Run a sandbox capability; its failure becomes the matching HTTP error."""
-    cap = get_capability(task)
-    if cap is not None and cap.mutates:
+    """Perform the world's operation for capability ``task``; its failure becomes the matching
+    HTTP error."""
+    if mutates(task):
         ctx.mutated = True
-    envelope = run_capability(ctx.world, task, payload)
+    envelope = perform(ctx.world, task, payload)
     if envelope["ok"]:
         return envelope["data"]
     error = envelope["error"] or {}

@@ -7,7 +7,7 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import Typed, abstract, connection, obj
-from pytest_ghxbench.sandbox.capabilities.actions import check_bucket, check_url, latest_checks
+from pytest_ghxbench.sandbox.operations.actions import check_bucket, check_url, latest_checks
 from pytest_ghxbench.sandbox.state import CheckRun, World
 
 __all__: list[str] = []

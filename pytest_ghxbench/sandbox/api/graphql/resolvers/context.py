@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import get_capability, run_capability
+from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["DOTCOM", "Context", "capability_message"]
@@ -31,12 +31,11 @@ class Context:
         return self.world.repository.full_name
 
     def run(self, task: str, input: Mapping[str, Any]) -> dict[str, Any]:
-        """Run capability ``task`` and return its result envelope, noting a mutation whenever
-        the capability may change the world (even if it then fails)."""
-        cap = get_capability(task)
-        if cap is not None and cap.mutates:
+        """Perform the world's operation for capability ``task`` (``{"ok", "data", "error"}``),
+        noting a mutation whenever it may change the world (even if it then fails)."""
+        if mutates(task):
             self.mutated = True
-        return run_capability(self.world, task, input)
+        return perform(self.world, task, input)
 
     def on_web(self, url: str) -> str:
         """``url`` (built on :data:`DOTCOM`) moved to this request's web host."""

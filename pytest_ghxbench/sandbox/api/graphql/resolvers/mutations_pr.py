@@ -19,7 +19,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     typed_node,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import find_node, issue_url
-from pytest_ghxbench.sandbox.capabilities.prs import touch
+from pytest_ghxbench.sandbox.operations.prs import touch
 from pytest_ghxbench.sandbox.state import PullRequest
 
 __all__: list[str] = []

@@ -18,8 +18,8 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.projects import project_items_of
 from pytest_ghxbench.sandbox.api.rest.links import fake_sha, pull_id
-from pytest_ghxbench.sandbox.capabilities.actions import latest_checks
-from pytest_ghxbench.sandbox.capabilities.prs import review_decision
+from pytest_ghxbench.sandbox.operations.actions import latest_checks
+from pytest_ghxbench.sandbox.operations.prs import review_decision
 from pytest_ghxbench.sandbox.state import (
     PullRequest,
     Review,

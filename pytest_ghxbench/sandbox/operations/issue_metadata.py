@@ -1,26 +1,18 @@
-"""Issue metadata capabilities: labels, assignees and milestone, addressed by node id
-(``issueId``).
-
-Each returns the issue's id and number, the new value and ``updated: true``. Labels must exist
-(``NOT_FOUND``), assignees be collaborators (``VALIDATION``), a milestone exist (``NOT_FOUND``;
-``null`` clears it).
-"""
+"""World operations on an issue's labels, assignees and milestone, by node id (``issueId``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.issues import (
-    NAMES,
+from pytest_ghxbench.sandbox.operations.issues import (
     assignable,
-    by_id,
     issue_by_id,
     issue_summary,
     known_labels,
     milestone_ref,
     touch,
 )
-from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
 from pytest_ghxbench.sandbox.state import Issue, World
 
 __all__: list[str] = []
@@ -32,22 +24,12 @@ def _set_labels(world: World, issue: Issue, names: list[str]) -> dict[str, Any]:
     return issue_summary(issue, labels=list(issue.labels), updated=True)
 
 
-@capability(
-    "issue.labels.update",
-    "Replace an issue's labels with the given set.",
-    by_id("labels", labels=NAMES),
-    mutates=True,
-)
+@operation("issue.labels.update")
 def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _set_labels(world, issue_by_id(world, input["issueId"]), input["labels"])
 
 
-@capability(
-    "issue.assignees.update",
-    "Replace an issue's assignees with the given logins.",
-    by_id("assignees", assignees=NAMES),
-    mutates=True,
-)
+@operation("issue.assignees.update")
 def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     issue.assignees = assignable(world, input["assignees"])
@@ -55,12 +37,7 @@ def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any
     return issue_summary(issue, assignees=list(issue.assignees), updated=True)
 
 
-@capability(
-    "issue.milestone.set",
-    "Set an issue's milestone by number (null clears it).",
-    by_id("milestoneNumber", milestoneNumber={"type": ["integer", "null"], "minimum": 1}),
-    mutates=True,
-)
+@operation("issue.milestone.set")
 def issue_milestone_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     number = input["milestoneNumber"]

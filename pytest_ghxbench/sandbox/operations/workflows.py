@@ -1,41 +1,19 @@
-"""Workflow capabilities: listing, getting and dispatching the repository's workflows.
-
-Every input also has ``owner`` and ``name`` (the repository).
-
-- ``workflow.list`` (``first``, ``after``) → items{id, name, path, state, url}, pageInfo
-- ``workflow.get`` (``workflowId``: id, file name ``ci.yml``, path or name) → id, name, path,
-  state, url (the workflow file's page)
-- ``workflow_dispatch.run`` (``workflowId``, ``ref`` (a branch), ``inputs``) → workflowId, ref,
-  dispatched, runId
-
-Dispatching queues a new ``workflow_dispatch`` run of the workflow on the branch's head commit,
-numbered after the workflow's latest run (see :mod:`.actions` for runs).
-
-Errors: ``NOT_FOUND`` for an unknown repository, workflow or ref; ``VALIDATION`` for inputs the
-workflow does not declare; ``CONFLICT`` for dispatching a disabled workflow or one without a
-``workflow_dispatch`` trigger.
+"""World operations on workflows: dispatching a run (``workflow_dispatch.run``), and the
+lookup of a workflow by id, file name or name.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
+from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
-    capability,
-    repo_schema,
+    operation,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun, World
 
-__all__ = ["WORKFLOW_ID", "find_workflow"]
-
-WORKFLOW_ID: dict[str, Any] = {
-    "type": ["string", "integer"],
-    "minLength": 1,
-    "minimum": 1,
-    "description": "Workflow id, file name (ci.yml), path or name",
-}
+__all__ = ["find_workflow"]
 
 
 def find_workflow(world: World, key: int | str) -> Workflow:
@@ -48,22 +26,7 @@ def find_workflow(world: World, key: int | str) -> Workflow:
     return flow
 
 
-@capability(
-    "workflow_dispatch.run",
-    "Trigger a workflow_dispatch run of a workflow on a branch, with its inputs.",
-    repo_schema(
-        "workflowId",
-        "ref",
-        workflowId=WORKFLOW_ID,
-        ref={"type": "string", "minLength": 1, "description": "Branch to run on"},
-        inputs={
-            "type": "object",
-            "additionalProperties": {"type": ["string", "number", "boolean"]},
-            "description": "Values of the workflow's dispatch inputs",
-        },
-    ),
-    mutates=True,
-)
+@operation("workflow_dispatch.run")
 def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     flow = find_workflow(world, input["workflowId"])

@@ -1,21 +1,16 @@
-"""Issue relations: parent / sub-issues and blocked-by, read with ``issue.relations.get``.
-
-Setting a parent replaces the current one (GitHub's ``replaceParent``) and refuses cycles;
-adding a blocked-by relation that exists is a no-op; removing a relation that does not exist
-(or the parent of an issue without one) is ``NOT_FOUND``.
+"""World operations on issue relations: setting and removing a parent (sub-issues) and
+blocked-by links. Setting a parent replaces the current one and refuses cycles.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.issues import (
-    NODE_ID,
-    by_id,
+from pytest_ghxbench.sandbox.operations.issues import (
     issue_by_id,
     touch,
 )
-from pytest_ghxbench.sandbox.capabilities.registry import CapabilityError, capability
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
 from pytest_ghxbench.sandbox.state import Issue, World
 
 
@@ -30,12 +25,7 @@ def _descendants(world: World, number: int) -> set[int]:
     return found
 
 
-@capability(
-    "issue.parent.set",
-    "Make an issue a sub-issue of another (replacing any current parent).",
-    by_id("parentIssueId", parentIssueId=NODE_ID),
-    mutates=True,
-)
+@operation("issue.parent.set")
 def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     parent = issue_by_id(world, input["parentIssueId"], "parentIssueId")
@@ -49,12 +39,7 @@ def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "updated": True}
 
 
-@capability(
-    "issue.parent.remove",
-    "Detach an issue from its parent issue.",
-    by_id(),
-    mutates=True,
-)
+@operation("issue.parent.remove")
 def issue_parent_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     parent = world.issue(issue.parent) if issue.parent is not None else None
@@ -65,20 +50,12 @@ def issue_parent_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "removed": True}
 
 
-BLOCKED_BY_INPUT = by_id("blockedByIssueId", blockedByIssueId=NODE_ID)
-
-
 def _issue_and_blocker(world: World, input: dict[str, Any]) -> tuple[Issue, Issue]:
     issue = issue_by_id(world, input["issueId"])
     return issue, issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
 
 
-@capability(
-    "issue.blocked_by.add",
-    "Mark an issue as blocked by another issue.",
-    BLOCKED_BY_INPUT,
-    mutates=True,
-)
+@operation("issue.blocked_by.add")
 def issue_blocked_by_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue, blocker = _issue_and_blocker(world, input)
     if blocker.number == issue.number:
@@ -89,12 +66,7 @@ def issue_blocked_by_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "added": True}
 
 
-@capability(
-    "issue.blocked_by.remove",
-    "Remove a blocked-by relation between two issues.",
-    BLOCKED_BY_INPUT,
-    mutates=True,
-)
+@operation("issue.blocked_by.remove")
 def issue_blocked_by_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue, blocker = _issue_and_blocker(world, input)
     if blocker.number not in issue.blocked_by:

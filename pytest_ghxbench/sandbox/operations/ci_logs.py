@@ -1,38 +1,17 @@
-"""CI diagnostics: a job's log, a summary of it, and a check run's annotations.
-
-Every input also has ``owner`` and ``name`` (the repository).
-
-- ``workflow_job.logs.get`` (``jobId``) → jobId, log, truncated (logs longer than
-  :data:`MAX_LOG_CHARS` keep their end, where failures are)
-- ``workflow_job.logs.analyze`` (``jobId``) → jobId, conclusion, truncated, failedSteps,
-  summary{errorCount, warningCount, topErrorLines} (see :func:`analyze_log`)
-- ``check_run.annotations.list`` (``checkRunId``, ``first``, ``after``) → items{path,
-  startLine, endLine, level, message, title, details}, pageInfo
-
-Errors: ``NOT_FOUND`` for an unknown repository, job or check run; ``CONFLICT`` for the log of a
-job that has not finished (GitHub has none yet either).
-"""
+"""A job's log as the API serves it (``workflow_job.logs.get``)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    CapabilityError,
-    capability,
-    repo_schema,
-    require_repo,
-)
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
 from pytest_ghxbench.sandbox.state import Job, World
 
 __all__ = ["MAX_LOG_CHARS", "TOP_ERROR_LINES", "analyze_log"]
 
 MAX_LOG_CHARS = 60_000
 """Longer logs are cut to their last ``MAX_LOG_CHARS`` characters (failures are at the end)."""
-
-JOB_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow job id"}
-BY_JOB = repo_schema("jobId", jobId=JOB_ID)
 
 
 def _job(world: World, job_id: int) -> Job:
@@ -54,11 +33,7 @@ def _finished_log(world: World, input: dict[str, Any]) -> tuple[Job, str, bool]:
     return job, log[-MAX_LOG_CHARS:] if truncated else log, truncated
 
 
-@capability(
-    "workflow_job.logs.get",
-    f"Get a finished job's log (its last {MAX_LOG_CHARS} characters when longer).",
-    BY_JOB,
-)
+@operation("workflow_job.logs.get")
 def get_job_log(world: World, input: dict[str, Any]) -> dict[str, Any]:
     job, log, truncated = _finished_log(world, input)
     return {"jobId": job.id, "log": log, "truncated": truncated}

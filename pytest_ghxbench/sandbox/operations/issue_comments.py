@@ -1,23 +1,16 @@
-"""Issue comment capabilities: ``issue.comments.list`` (oldest first) and
-``issue.comments.create``.
-
-Listing addresses the issue by repository and number, commenting by node id (``issueId``).
-A locked issue takes comments from collaborators only (``CONFLICT`` otherwise).
-"""
+"""World operation: a new comment on an issue (``issue.comments.create``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.issues import (
-    BODY,
-    by_id,
+from pytest_ghxbench.sandbox.operations.issues import (
     issue_by_id,
     issue_url,
 )
-from pytest_ghxbench.sandbox.capabilities.registry import (
+from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
-    capability,
+    operation,
 )
 from pytest_ghxbench.sandbox.state import Comment, Issue, World
 
@@ -34,12 +27,7 @@ def _comment_data(world: World, issue: Issue, comment: Comment) -> dict[str, Any
     }
 
 
-@capability(
-    "issue.comments.create",
-    "Add a comment to an issue.",
-    by_id("body", body=BODY),
-    mutates=True,
-)
+@operation("issue.comments.create")
 def issue_comments_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.locked and world.viewer not in world.collaborators:

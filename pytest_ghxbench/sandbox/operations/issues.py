@@ -1,42 +1,26 @@
-"""Issue capabilities: reading, creating, editing, closing, reopening and deleting issues.
-
-Comments are in :mod:`.issue_comments`, labels, assignees and milestone in
-:mod:`.issue_metadata`, relations (parent, blocked-by) in :mod:`.issue_relations`; they share
-the lookups and renderings here.
-
-Reads address an issue by repository and number (``owner``, ``name``, ``issueNumber``);
-mutations by node id (``issueId``), as GitHub's GraphQL mutations do. Behaviour follows
-GitHub's: closing a closed issue or reopening an open one succeeds without change; labels,
-assignees and milestones must exist; adding a blocked-by relation that exists is a no-op;
-removing a relation that does not exist is ``NOT_FOUND``.
+"""World operations on issues: creating, editing, closing, reopening and deleting them, and the
+lookups and renderings the other issue operations share.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    ISSUE_NUMBER,
+from pytest_ghxbench.ghx.registry import input_schema
+from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
-    capability,
-    input_schema,
-    repo_schema,
+    operation,
     require_collaborators,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import Issue, World
 
 __all__ = [
-    "BODY",
-    "BY_NUMBER",
-    "NAMES",
     "NODE_ID",
     "assignable",
     "by_id",
     "issue_by_id",
-    "issue_by_number",
     "issue_data",
-    "issue_ref",
     "issue_summary",
     "issue_url",
     "known_labels",
@@ -45,9 +29,6 @@ __all__ = [
 ]
 
 NODE_ID: dict[str, Any] = {"type": "string", "minLength": 1, "description": "Issue node id (I_...)"}
-NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1}}
-BODY: dict[str, Any] = {"type": "string", "minLength": 1}
-BY_NUMBER = repo_schema("issueNumber", issueNumber=ISSUE_NUMBER)
 
 
 def by_id(*required: str, **extra: dict[str, Any]) -> dict[str, Any]:
@@ -56,21 +37,6 @@ def by_id(*required: str, **extra: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- lookups and renderings
-
-
-def issue_by_number(world: World, input: dict[str, Any]) -> Issue:
-    """The issue ``input`` names (``owner``, ``name``, ``issueNumber``), or ``NOT_FOUND``."""
-    require_repo(world, input)
-    issue = world.issue(input["issueNumber"])
-    if issue is None:
-        number = input["issueNumber"]
-        kind = "a pull request" if world.pull_request(number) else "an issue"
-        raise CapabilityError(
-            "NOT_FOUND",
-            f"Could not resolve to an issue with the number of {number}"
-            + (f" (#{number} is {kind})." if world.pull_request(number) else "."),
-        )
-    return issue
 
 
 def issue_by_id(world: World, node: str, field: str = "issueId") -> Issue:
@@ -87,17 +53,6 @@ def issue_by_id(world: World, node: str, field: str = "issueId") -> Issue:
 def issue_url(world: World, number: int) -> str:
     """The issue's page on GitHub."""
     return f"{world.repository.url}/issues/{number}"
-
-
-def issue_ref(world: World, issue: Issue) -> dict[str, Any]:
-    """The short form used inside other objects."""
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "title": issue.title,
-        "state": issue.state,
-        "url": issue_url(world, issue.number),
-    }
 
 
 def milestone_ref(world: World, number: int | None) -> dict[str, Any] | None:
@@ -163,37 +118,10 @@ def touch(world: World, issue: Issue) -> None:
 # ---------------------------------------------------------------- reads
 
 
-def _list_entry(world: World, issue: Issue) -> dict[str, Any]:
-    return {
-        "id": issue.node_id,
-        "number": issue.number,
-        "title": issue.title,
-        "state": issue.state,
-        "labels": list(issue.labels),
-        "assignees": list(issue.assignees),
-        "url": issue_url(world, issue.number),
-        "createdAt": issue.created_at,
-        "updatedAt": issue.updated_at,
-    }
-
-
 # ---------------------------------------------------------------- writes
 
 
-@capability(
-    "issue.create",
-    "Create an issue.",
-    repo_schema(
-        "title",
-        title=BODY,
-        body={"type": "string"},
-        labels=NAMES,
-        assignees=NAMES,
-        milestoneNumber={"type": "integer", "minimum": 1},
-        issueType={"type": "string", "minLength": 1},
-    ),
-    mutates=True,
-)
+@operation("issue.create")
 def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     labels = known_labels(world, input.get("labels", []))
@@ -226,15 +154,7 @@ def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_data(world, issue)
 
 
-@capability(
-    "issue.update",
-    "Change an issue's title and/or body.",
-    {
-        **by_id(title=BODY, body={"type": "string"}),
-        "anyOf": [{"required": ["title"]}, {"required": ["body"]}],
-    },
-    mutates=True,
-)
+@operation("issue.update")
 def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     issue.title = input.get("title", issue.title)
@@ -243,14 +163,7 @@ def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_data(world, issue)
 
 
-@capability(
-    "issue.close",
-    "Close an issue (reason: completed, not_planned or duplicate).",
-    by_id(
-        reason={"enum": ["completed", "not_planned", "duplicate"], "default": "completed"},
-    ),
-    mutates=True,
-)
+@operation("issue.close")
 def issue_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "OPEN":
@@ -261,12 +174,7 @@ def issue_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_summary(issue, state=issue.state, stateReason=issue.state_reason, closed=True)
 
 
-@capability(
-    "issue.reopen",
-    "Reopen a closed issue.",
-    by_id(),
-    mutates=True,
-)
+@operation("issue.reopen")
 def issue_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "CLOSED":
@@ -275,12 +183,7 @@ def issue_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_summary(issue, state=issue.state, reopened=True)
 
 
-@capability(
-    "issue.delete",
-    "Delete an issue permanently (with its relations and project items).",
-    by_id(),
-    mutates=True,
-)
+@operation("issue.delete")
 def issue_delete(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     number = issue.number

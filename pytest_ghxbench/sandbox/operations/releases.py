@@ -1,28 +1,4 @@
-"""Release capabilities: listing and reading releases, and the draft-first release flow.
-
-Every input also has ``owner`` and ``name`` (the repository). A release's data is id, tagName,
-name, isDraft, isPrerelease, url, targetCommitish, createdAt, publishedAt (``release.get`` adds
-body, author and assets).
-
-- ``release.list`` (``first``, ``after``; newest first, drafts included) → items, pageInfo
-- ``release.get`` (``tagName``) → the release with that tag: the published one, else the
-  newest draft (as ``gh release view`` finds drafts too)
-- ``release.create_draft`` (``tagName``, ``title``, ``notes``, ``targetCommitish`` (a branch
-  or a commit sha; default the default branch), ``prerelease``) → the new draft
-- ``release.update`` (``releaseId``, ``tagName``, ``title``, ``notes``, ``targetCommitish``,
-  ``prerelease``, ``draft``) → the release after the change
-- ``release.publish_draft`` (``releaseId``, ``title``, ``notes``, ``prerelease``) → the
-  published release plus ``wasDraft``
-
-Semantics follow GitHub's: drafts have no tag yet, so several drafts may share a tag name
-(their page is ``releases/tag/untagged-...``), but a tag can belong to one published release
-only. ``release.update`` edits without publishing: ``draft: false`` is refused (publish with
-``release.publish_draft``), as is turning a published release back into a draft.
-
-Errors: ``NOT_FOUND`` for an unknown repository, tag or release id; ``VALIDATION`` for an
-unknown target branch or commit and ``draft: false`` in an update; ``CONFLICT`` for a tag a
-published release already has, publishing a published release and un-publishing one.
-"""
+"""World operations on releases: the draft-first flow (create a draft, edit it, publish it)."""
 
 from __future__ import annotations
 
@@ -30,19 +6,15 @@ import hashlib
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
+from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
-    capability,
-    repo_schema,
+    operation,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import Release, World
 
 __all__ = ["release_data"]
 
-TEXT: dict[str, Any] = {"type": "string", "minLength": 1}
-TAG: dict[str, Any] = {"type": "string", "minLength": 1, "description": "Tag name, e.g. v1.2.0"}
-RELEASE_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Release id"}
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 
 
@@ -110,19 +82,7 @@ def _target(world: World, commitish: str) -> str:
 # ---------------------------------------------------------------- the draft-first flow
 
 
-@capability(
-    "release.create_draft",
-    "Create a draft release for a tag (the tag is created when the release is published).",
-    repo_schema(
-        "tagName",
-        tagName=TAG,
-        title=TEXT,
-        notes=TEXT,
-        targetCommitish=TEXT,
-        prerelease={"type": "boolean", "default": False},
-    ),
-    mutates=True,
-)
+@operation("release.create_draft")
 def release_create_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     _tag_is_free(world, input["tagName"])
@@ -144,21 +104,7 @@ def release_create_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return release_data(world, release)
 
 
-@capability(
-    "release.update",
-    "Edit a release's tag, title, notes, target or prerelease flag without publishing it.",
-    repo_schema(
-        "releaseId",
-        releaseId=RELEASE_ID,
-        tagName=TAG,
-        title=TEXT,
-        notes=TEXT,
-        targetCommitish=TEXT,
-        prerelease={"type": "boolean"},
-        draft={"type": "boolean", "description": "Only true: publish with release.publish_draft"},
-    ),
-    mutates=True,
-)
+@operation("release.update")
 def release_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     release = _release(world, input)
     if input.get("draft") is False and release.draft:
@@ -179,18 +125,7 @@ def release_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return release_data(world, release)
 
 
-@capability(
-    "release.publish_draft",
-    "Publish a draft release (creating its tag), optionally setting title, notes, prerelease.",
-    repo_schema(
-        "releaseId",
-        releaseId=RELEASE_ID,
-        title=TEXT,
-        notes=TEXT,
-        prerelease={"type": "boolean"},
-    ),
-    mutates=True,
-)
+@operation("release.publish_draft")
 def release_publish_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
     release = _release(world, input)
     if not release.draft:

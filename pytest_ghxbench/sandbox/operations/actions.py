@@ -1,51 +1,15 @@
-"""GitHub Actions capabilities: workflow runs, their jobs and artifacts, cancelling, re-runs.
-
-Every input also has ``owner`` and ``name`` (the repository); lists take ``first`` / ``after``
-and return ``{items, pageInfo}``. Workflows and dispatching are in :mod:`.workflows`, job logs
-and check-run annotations in :mod:`.ci_logs`.
-
-- ``workflow_runs.list`` (filters ``branch``, ``event``, ``status`` (a status or a conclusion),
-  ``workflowId``; newest first) → items{id, workflowName, displayTitle, status, conclusion,
-  event, headBranch, createdAt, url}
-- ``workflow_run.get`` (``runId``) → the list fields plus headSha, runNumber, runAttempt,
-  updatedAt, startedAt
-- ``workflow_run.jobs.list`` (``runId``) → items{id, name, status, conclusion, startedAt,
-  completedAt, url}
-- ``workflow_run.artifacts.list`` (``runId``) → items{id, name, sizeInBytes, expired,
-  createdAt, expiresAt, archiveDownloadUrl}
-- ``workflow_run.cancel`` (``runId``) → runId, status, conclusion, cancelled
-- ``workflow_run.rerun_all`` (``runId``) → runId, status, runAttempt
-- ``workflow_run.rerun_failed`` (``runId``) → runId, rerunFailed, status, runAttempt
-
-Mutations, as on GitHub: a re-run starts the run's next attempt (``runAttempt`` + 1): the
-re-run jobs get new ids (a job's id is also its check run's id) and are ``queued``, jobs not
-re-run keep their result, and the run is ``queued`` again. Job lists show each job's latest
-attempt. Cancelling marks every unfinished job and the run ``completed``/``cancelled``.
-
-Errors: ``NOT_FOUND`` for an unknown repository, workflow or run; ``CONFLICT`` for re-running a
-run that has not completed and re-running the failed jobs of a run without any.
-
-One deliberate difference: cancelling a run that has already completed is accepted and changes
-nothing (``cancelled: false``; GitHub answers 409), so that one seeded run serves the cancel
-and the re-run scenarios alike.
+"""World operations of GitHub Actions: dispatching, cancelling and re-running workflow
+runs; and the lookups the API shares (a run's latest jobs, a commit's latest checks).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    repo_schema,
-    require_repo,
-)
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
 from pytest_ghxbench.sandbox.state import CheckRun, Conclusion, Job, WorkflowRun, World
 
 __all__ = [
-    "RUN_ID",
     "check_bucket",
     "check_url",
     "find_run",
@@ -55,10 +19,6 @@ __all__ = [
     "rerun",
     "run_url",
 ]
-
-RUN_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow run id"}
-BY_RUN = repo_schema("runId", runId=RUN_ID)
-RUN_PAGE = repo_schema("runId", runId=RUN_ID, first=FIRST, after=AFTER)
 
 
 # ---------------------------------------------------------------- lookups and rendering
@@ -132,46 +92,10 @@ def check_bucket(check: CheckRun) -> str:
     return _BUCKETS.get((check.conclusion or "").upper(), "pending")
 
 
-def _workflow_name(world: World, run: WorkflowRun) -> str:
-    flow = next((f for f in world.workflows if f.id == run.workflow_id), None)
-    return flow.name if flow is not None else run.name
-
-
-def _render_run(world: World, run: WorkflowRun) -> dict[str, Any]:
-    return {
-        "id": run.id,
-        "workflowName": _workflow_name(world, run),
-        "displayTitle": run.display_title or run.name,
-        "status": run.status,
-        "conclusion": run.conclusion,
-        "event": run.event,
-        "headBranch": run.head_branch,
-        "createdAt": run.created_at,
-        "url": run_url(world, run.id),
-    }
-
-
-def _render_job(world: World, job: Job) -> dict[str, Any]:
-    return {
-        "id": job.id,
-        "name": job.name,
-        "status": job.status,
-        "conclusion": job.conclusion,
-        "startedAt": job.started_at,
-        "completedAt": job.completed_at,
-        "url": job_url(world, job),
-    }
-
-
 # ---------------------------------------------------------------- runs
 
 
-@capability(
-    "workflow_run.cancel",
-    "Cancel a queued or in-progress workflow run.",
-    BY_RUN,
-    mutates=True,
-)
+@operation("workflow_run.cancel")
 def cancel_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
     cancelled = run.status != "completed"
@@ -247,24 +171,14 @@ def rerun(world: World, run: WorkflowRun, *, failed_only: bool) -> list[Job]:
     return fresh
 
 
-@capability(
-    "workflow_run.rerun_all",
-    "Re-run every job of a completed workflow run.",
-    BY_RUN,
-    mutates=True,
-)
+@operation("workflow_run.rerun_all")
 def rerun_all(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
     rerun(world, run, failed_only=False)
     return {"runId": run.id, "status": run.status, "runAttempt": run.run_attempt}
 
 
-@capability(
-    "workflow_run.rerun_failed",
-    "Re-run the failed jobs of a completed workflow run.",
-    BY_RUN,
-    mutates=True,
-)
+@operation("workflow_run.rerun_failed")
 def rerun_failed(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
     rerun(world, run, failed_only=True)

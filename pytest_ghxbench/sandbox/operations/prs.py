@@ -1,35 +1,5 @@
-"""Pull request capabilities: reading, mergeability, assignees, draft state, branch and merge.
-
-Checks are in :mod:`.pr_checks`, review threads and reviews in :mod:`.pr_reviews`. A pull
-request is addressed by ``owner``, ``name`` and ``prNumber``; lists take ``first`` / ``after``
-and return ``{items, pageInfo}``.
-
-- ``pr.view`` (``exclude: ["body"]``) → id, number, title, state (OPEN, CLOSED, MERGED), url,
-  body, labels, isDraft, author, headRefName, baseRefName
-- ``pr.list`` (no ``prNumber``; ``state``: open (default), closed (includes merged), merged,
-  all; newest first) → items{id, number, title, state, isDraft, url}
-- ``pr.diff.list_files`` → items{path, additions, deletions, changeType}
-- ``pr.mergeability.view`` → mergeable, mergeStateStatus, reviewDecision, isDraft, state
-- ``pr.assignees.update`` (``add``, ``remove``: logins) → prNumber, add, remove, assignees,
-  updated
-- ``pr.ready_for_review.set`` (``ready``; false converts back to a draft) → prNumber, isDraft
-- ``pr.branch.update`` → prNumber, updated, headSha
-- ``pr.merge.execute`` (``method``: merge (default), squash, rebase; ``deleteBranch``) →
-  prNumber, method, queued, deleteBranch, merged, mergeCommitSha, branchDeleted
-
-``reviewDecision`` comes from each reviewer's latest approving or change-requesting review
-(``REVIEW_REQUIRED`` only when nobody decided and the base branch is protected).
-
-Mutations, as on GitHub: marking ready (or back to draft) changes ``isDraft`` (asking for the
-state it has changes nothing); updating a branch that is behind its base adds a merge commit to
-the head (an up-to-date branch is left alone: ``updated: false``); merging closes the issues the
-pull request fixes when it targets the default branch, and may delete the head branch (never a
-protected one). Every change recomputes the merge state (:func:`merge_state`).
-
-Errors: ``NOT_FOUND`` for an unknown repository or pull request; ``VALIDATION`` for assignees
-who are not collaborators, an assignee change naming nobody, or more than ten assignees;
-``CONFLICT`` for changing a closed or merged pull request, merging a draft, conflicting or
-blocked one, and updating a conflicting branch.
+"""World operations on pull requests: assignees, draft state, branch update and merge, and the
+lookups and renderings the other pull request operations share.
 """
 
 from __future__ import annotations
@@ -37,20 +7,16 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.actions import check_bucket, latest_checks
-from pytest_ghxbench.sandbox.capabilities.registry import (
+from pytest_ghxbench.sandbox.operations.actions import check_bucket, latest_checks
+from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
-    capability,
-    repo_schema,
+    operation,
     require_collaborators,
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import MergeStateStatus, PullRequest, World
 
 __all__ = [
-    "BY_NUMBER",
-    "LOGINS",
-    "by_number",
     "find_pull",
     "merge_state",
     "pull_url",
@@ -59,17 +25,7 @@ __all__ = [
     "touch",
 ]
 
-PR_NUMBER: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Pull request number"}
-LOGINS: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1}}
 MAX_ASSIGNEES = 10
-
-
-def by_number(*required: str, **extra: dict[str, Any]) -> dict[str, Any]:
-    """The input schema of a pull request addressed by number, with more properties."""
-    return repo_schema("prNumber", *required, prNumber=PR_NUMBER, **extra)
-
-
-BY_NUMBER = by_number()
 
 
 # ---------------------------------------------------------------- lookups and derived state
@@ -147,18 +103,10 @@ def _sha(*parts: object) -> str:
 # ---------------------------------------------------------------- reads
 
 
-_LIST_STATES = {"open": ("OPEN",), "closed": ("CLOSED", "MERGED"), "merged": ("MERGED",)}
-
-
 # ---------------------------------------------------------------- mutations
 
 
-@capability(
-    "pr.assignees.update",
-    "Add and/or remove assignees of a pull request (others stay assigned).",
-    by_number(add=LOGINS, remove=LOGINS),
-    mutates=True,
-)
+@operation("pr.assignees.update")
 def pr_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     add, remove = input.get("add", []), input.get("remove", [])
@@ -181,12 +129,7 @@ def pr_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@capability(
-    "pr.ready_for_review.set",
-    "Mark a draft pull request ready for review (ready: false converts it back to a draft).",
-    by_number("ready", ready={"type": "boolean"}),
-    mutates=True,
-)
+@operation("pr.ready_for_review.set")
 def pr_ready_for_review_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "mark ready" if input["ready"] else "convert to draft")
@@ -196,12 +139,7 @@ def pr_ready_for_review_set(world: World, input: dict[str, Any]) -> dict[str, An
     return {"prNumber": pull.number, "isDraft": pull.is_draft}
 
 
-@capability(
-    "pr.branch.update",
-    "Merge the base branch's latest commits into a pull request's head branch.",
-    BY_NUMBER,
-    mutates=True,
-)
+@operation("pr.branch.update")
 def pr_branch_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "update the branch of")
@@ -223,15 +161,7 @@ def pr_branch_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return {"prNumber": pull.number, "updated": behind, "headSha": pull.head_sha}
 
 
-@capability(
-    "pr.merge.execute",
-    "Merge a pull request (merge, squash or rebase), optionally deleting its head branch.",
-    by_number(
-        method={"type": "string", "enum": ["merge", "squash", "rebase"], "default": "merge"},
-        deleteBranch={"type": "boolean", "default": False},
-    ),
-    mutates=True,
-)
+@operation("pr.merge.execute")
 def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "merge")

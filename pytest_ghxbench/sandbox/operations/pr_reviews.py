@@ -1,64 +1,21 @@
-"""Pull request review capabilities: review threads, reviews and review requests.
-
-Pull requests are addressed by ``owner``, ``name`` and ``prNumber``; review threads by node id
-(``threadId``, ``PRRT_...``), as GitHub's GraphQL mutations do. Lists take ``first`` /
-``after`` and return ``{items, pageInfo}``.
-
-- ``pr.comments.list`` (``unresolvedOnly``, default true; ``includeOutdated``, default false)
-  → items{id, path, line, startLine, diffSide, subjectType, isResolved, isOutdated,
-  viewerCanReply, viewerCanResolve, viewerCanUnresolve, resolvedByLogin, comments{id,
-  authorLogin, body, createdAt, url}}, pageInfo, filterApplied
-- ``pr.comment.reply`` (``threadId``, ``body``) → id, threadId, authorLogin, body, createdAt,
-  url, isResolved
-- ``pr.comment.resolve`` / ``pr.comment.unresolve`` (``threadId``) → id, isResolved,
-  resolvedByLogin
-- ``pr.reviews.list`` (oldest first) → items{id, authorLogin, body, state, submittedAt, url,
-  commitOid}, pageInfo
-- ``pr.review.submit_approve`` (``body`` optional), ``pr.review.submit_comment`` and
-  ``pr.review.submit_request_changes`` (``body`` required) → prNumber, event (APPROVE, COMMENT,
-  REQUEST_CHANGES), submitted, id, state, body, url
-- ``pr.reviewers.request`` (``reviewers``: logins) → prNumber, reviewers (everyone requested
-  now), updated
-
-Mutations, as on GitHub: a reply is the viewer's comment at the end of the thread; resolving a
-resolved thread (or unresolving an open one) changes nothing; a review is the viewer's, on the
-head commit, and takes the viewer off the requested reviewers; requesting a reviewer twice
-requests them once.
-
-Errors: ``NOT_FOUND`` for an unknown repository, pull request or thread; ``VALIDATION`` for an
-empty body where one is required, reviewers who are not collaborators, and asking the author
-to review; ``CONFLICT`` for approving or requesting changes on the viewer's own pull request
-and requesting reviews on a closed or merged one.
+"""World operations on pull request reviews: submitting reviews, requesting reviewers, replying
+to and resolving review threads.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pytest_ghxbench.sandbox.capabilities.prs import (
-    LOGINS,
-    by_number,
+from pytest_ghxbench.sandbox.operations.prs import (
     find_pull,
     pull_url,
     require_open,
     touch,
 )
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    CapabilityError,
-    capability,
-    input_schema,
-)
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
 
 __all__: list[str] = []
-
-THREAD_ID: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "description": "Review thread node id (PRRT_...)",
-}
-BODY: dict[str, Any] = {"type": "string", "minLength": 1}
-BY_THREAD = input_schema(["threadId"], threadId=THREAD_ID)
 
 
 def _thread(world: World, node: str) -> tuple[PullRequest, ReviewThread]:
@@ -85,13 +42,7 @@ def _note(world: World, pull: PullRequest, note: ReviewComment) -> dict[str, Any
 # ---------------------------------------------------------------- review threads
 
 
-@capability(
-    "pr.comment.reply",
-    "Reply to a pull request review thread.",
-    input_schema(["threadId", "body"], threadId=THREAD_ID, body=BODY),
-    route="graphql",
-    mutates=True,
-)
+@operation("pr.comment.reply")
 def pr_comment_reply(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull, thread = _thread(world, input["threadId"])
     note_id = world.next_id()
@@ -127,24 +78,12 @@ def _set_resolved(world: World, node: str, resolved: bool) -> dict[str, Any]:
     }
 
 
-@capability(
-    "pr.comment.resolve",
-    "Resolve a pull request review thread.",
-    BY_THREAD,
-    route="graphql",
-    mutates=True,
-)
+@operation("pr.comment.resolve")
 def pr_comment_resolve(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _set_resolved(world, input["threadId"], True)
 
 
-@capability(
-    "pr.comment.unresolve",
-    "Mark a resolved pull request review thread unresolved again.",
-    BY_THREAD,
-    route="graphql",
-    mutates=True,
-)
+@operation("pr.comment.unresolve")
 def pr_comment_unresolve(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _set_resolved(world, input["threadId"], False)
 
@@ -189,42 +128,22 @@ def _submit(world: World, input: dict[str, Any], event: Event) -> dict[str, Any]
     }
 
 
-@capability(
-    "pr.review.submit_approve",
-    "Approve a pull request, optionally with a comment.",
-    by_number(body=BODY),
-    mutates=True,
-)
+@operation("pr.review.submit_approve")
 def pr_review_submit_approve(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _submit(world, input, "APPROVE")
 
 
-@capability(
-    "pr.review.submit_comment",
-    "Submit a comment-only review of a pull request.",
-    by_number("body", body=BODY),
-    mutates=True,
-)
+@operation("pr.review.submit_comment")
 def pr_review_submit_comment(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _submit(world, input, "COMMENT")
 
 
-@capability(
-    "pr.review.submit_request_changes",
-    "Submit a review of a pull request that requests changes.",
-    by_number("body", body=BODY),
-    mutates=True,
-)
+@operation("pr.review.submit_request_changes")
 def pr_review_submit_request_changes(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _submit(world, input, "REQUEST_CHANGES")
 
 
-@capability(
-    "pr.reviewers.request",
-    "Request reviews of a pull request from collaborators.",
-    by_number("reviewers", reviewers={**LOGINS, "minItems": 1}),
-    mutates=True,
-)
+@operation("pr.reviewers.request")
 def pr_reviewers_request(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "request reviews on")

@@ -1,36 +1,4 @@
-"""Projects v2 capabilities: boards, their fields and items, adding issues, setting fields.
-
-A project is addressed by its owner's login and number (``owner`` or ``org`` / ``user``,
-``projectNumber``); ``project_v2.item.field.update`` uses node ids (``projectId``, ``itemId``,
-``fieldId``), as GitHub's mutation does. Lists take ``first`` / ``after`` and return
-``{items, pageInfo}``.
-
-- ``project_v2.org.get`` (``org``) and ``project_v2.user.get`` (``user``) → id, number, title,
-  shortDescription, readme, public, closed, url, owner{login, type}, fields{totalCount},
-  items{totalCount}
-- ``project_v2.fields.list`` (``owner``) → items{id, name, dataType, options} (``options``:
-  [{id, name}] for single-select fields, else null)
-- ``project_v2.items.list`` (``owner``; archived items left out) → items{id, contentType
-  (ISSUE, PULL_REQUEST, DRAFT_ISSUE), contentNumber, contentTitle, fieldValues{field name:
-  value}} (a single-select value is the option's name)
-- ``project_v2.item.add_issue`` (``owner``, ``issueUrl``) → itemId, itemType, added
-- ``project_v2.item.field.update`` (exactly one of ``valueText``, ``valueNumber``,
-  ``valueDate`` (YYYY-MM-DD), ``valueSingleSelectOptionId``, ``valueIterationId``, or
-  ``clear: true``) → itemId, fieldId, value, updated
-
-Adding an issue that is already on the board returns its item (``added: false``), as GitHub
-does. The value must suit the field: an option id of that field for a single-select field,
-text for a text field, and so on; title, assignee and label fields change with their issue,
-not here.
-
-One deliberate difference: the owner's type is not checked, so ``project_v2.user.get`` finds
-an organization's board and ``project_v2.org.get`` a user's (``gh project view --owner``
-accepts either); the shared fixture binds both to the repository owner.
-
-Errors: ``NOT_FOUND`` for an unknown owner, project, item, field or issue (and an issue URL of
-another repository); ``VALIDATION`` for a malformed issue URL, a missing or second value, or a
-value that does not suit the field.
-"""
+"""World operations on Projects v2: adding an issue to a project and setting an item's field."""
 
 from __future__ import annotations
 
@@ -38,22 +6,12 @@ import datetime
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.capabilities.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    input_schema,
-)
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
 from pytest_ghxbench.sandbox.state import Project, ProjectField, ProjectItem, World
 
 __all__: list[str] = []
 
-LOGIN: dict[str, Any] = {"type": "string", "minLength": 1, "description": "Owner login"}
-NUMBER: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Project number"}
-NODE: dict[str, Any] = {"type": "string", "minLength": 1}
 _ISSUE_URL = re.compile(r"^https://github\.com/([^/\s]+)/([^/\s]+)/(issues|pull)/(\d+)/?$")
-_CONTENT_TYPES = {"Issue": "ISSUE", "PullRequest": "PULL_REQUEST", "DraftIssue": "DRAFT_ISSUE"}
 
 
 def _project(world: World, login: str, number: int) -> Project:
@@ -71,72 +29,19 @@ def _project(world: World, login: str, number: int) -> Project:
     )
 
 
-def _project_data(project: Project) -> dict[str, Any]:
-    return {
-        "id": project.node_id,
-        "number": project.number,
-        "title": project.title,
-        "shortDescription": project.short_description,
-        "readme": project.readme,
-        "public": project.public,
-        "closed": project.closed,
-        "url": project.url,
-        "owner": {"login": project.owner, "type": project.owner_type},
-        "fields": {"totalCount": len(project.fields)},
-        "items": {"totalCount": len([i for i in project.items if not i.is_archived])},
-    }
-
-
 def _display(field: ProjectField, value: str | float | None) -> str | float | None:
     if field.data_type == "SINGLE_SELECT":
         return next((o.name for o in field.options if o.id == value), None)
     return value
 
 
-def _item_data(world: World, project: Project, item: ProjectItem) -> dict[str, Any]:
-    title: str | None = item.title
-    if item.content_type == "Issue" and item.content_number is not None:
-        issue = world.issue(item.content_number)
-        title = issue.title if issue is not None else None
-    elif item.content_type == "PullRequest" and item.content_number is not None:
-        pull = world.pull_request(item.content_number)
-        title = pull.title if pull is not None else None
-    fields = {f.id: f for f in project.fields}
-    return {
-        "id": item.id,
-        "contentType": _CONTENT_TYPES[item.content_type],
-        "contentNumber": item.content_number,
-        "contentTitle": title,
-        "fieldValues": {
-            fields[key].name: _display(fields[key], value)
-            for key, value in item.field_values.items()
-            if key in fields
-        },
-    }
-
-
 # ---------------------------------------------------------------- reads
-
-
-BY_OWNER = input_schema(
-    ["owner", "projectNumber"], owner=LOGIN, projectNumber=NUMBER, first=FIRST, after=AFTER
-)
 
 
 # ---------------------------------------------------------------- mutations
 
 
-@capability(
-    "project_v2.item.add_issue",
-    "Add an issue (by URL) to a project; an issue already there keeps its item.",
-    input_schema(
-        ["owner", "projectNumber", "issueUrl"],
-        owner=LOGIN,
-        projectNumber=NUMBER,
-        issueUrl={**NODE, "description": "https://github.com/OWNER/REPO/issues/NUMBER"},
-    ),
-    mutates=True,
-)
+@operation("project_v2.item.add_issue")
 def project_item_add_issue(world: World, input: dict[str, Any]) -> dict[str, Any]:
     project = _project(world, input["owner"], input["projectNumber"])
     url = input["issueUrl"]
@@ -224,23 +129,7 @@ def _new_value(field: ProjectField, input: dict[str, Any]) -> str | float | None
     return value
 
 
-@capability(
-    "project_v2.item.field.update",
-    "Set (or clear) one field of a project item.",
-    input_schema(
-        ["projectId", "itemId", "fieldId"],
-        projectId={**NODE, "description": "Project node id (PVT_...)"},
-        itemId={**NODE, "description": "Project item node id (PVTI_...)"},
-        fieldId={**NODE, "description": "Field node id (PVTF_... / PVTSSF_...)"},
-        valueText=NODE,
-        valueNumber={"type": "number"},
-        valueDate=NODE,
-        valueSingleSelectOptionId=NODE,
-        valueIterationId=NODE,
-        clear={"type": "boolean"},
-    ),
-    mutates=True,
-)
+@operation("project_v2.item.field.update")
 def project_item_field_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     project = world.project_by_node_id(input["projectId"])
     if project is None:
