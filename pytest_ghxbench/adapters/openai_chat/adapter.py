@@ -8,7 +8,6 @@ it is never put in results, transcripts or error messages.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from pytest_ghxbench.adapters.bash_tool import (
 from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, run_loop
 from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
-from pytest_ghxbench.adapters.process import backend_mcp_command, command_words
+from pytest_ghxbench.adapters.process import command_words, mcp_server_command
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
 __all__ = ["OpenAIAdapter", "OpenAISettings", "settings_from_table"]
@@ -196,17 +195,11 @@ class OpenAIAdapter:
                 )
             )
         elif request.mode == "mcp":
-            command = (
-                settings.mcp_command
-                or backend_mcp_command(env)
-                or (
-                    sys.executable,
-                    "-m",
-                    "pytest_ghxbench",
-                    "sandbox",
-                    "mcp",
-                )
-            )
+            if settings.mcp_command:
+                command = settings.mcp_command
+            else:
+                program, args, _ = mcp_server_command(env)
+                command = (program, *args)
             host = McpHost(command, env, cwd=request.workdir, timeout_s=settings.tool_timeout_s)
         else:
             return RunResult(error=f"the openai adapter does not drive mode {request.mode!r}")

@@ -19,7 +19,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -60,14 +59,12 @@ class ToolEnvironment:
         self.point_at({})
         for name in TOOL_NAMES:
             self._write_launcher(name, f'exec {name} "$@"')
-        package_root = shlex.quote(str(Path(__file__).resolve().parents[3]))
-        # The item's backend may name its own MCP server (GHXBENCH_MCP_COMMAND, shell-quoted).
+        # The item's backend names its MCP server (GHXBENCH_MCP_COMMAND, shell-quoted).
         self._write_launcher(
             MCP_LAUNCHER,
             'if [ -n "${GHXBENCH_MCP_COMMAND:-}" ]; then eval "exec $GHXBENCH_MCP_COMMAND"; fi\n'
-            f'PYTHONPATH={package_root}"${{PYTHONPATH:+:$PYTHONPATH}}" '
-            "PYDANTIC_DISABLE_PLUGINS=__all__ "
-            f"exec {shlex.quote(sys.executable)} -X utf8 -m pytest_ghxbench sandbox mcp",
+            "echo 'ghxbench: the item has no MCP server (GHXBENCH_MCP_COMMAND is not set)' >&2\n"
+            "exit 1",
         )
 
     def _write_launcher(self, name: str, command: str) -> None:
