@@ -61,8 +61,14 @@ class RunResult:
 
     ``error`` is a runner error message (the agent could not run to completion); leave it
     ``None`` when the agent ran, even if its answer is wrong: the harness judges the answer.
-    ``latency_ms`` overrides the harness's wall clock (e.g. for a replay); ``cost_usd`` of
-    ``None`` means "derive it" (price table if the harness has one, else 0).
+    ``cost_usd`` of ``None`` means "derive it" (price table if the harness has one, else 0).
+
+    Timing has one definition for every adapter (``docs/metrics.md``, "Latency"):
+    ``startup_ms`` is from starting the runtime to the moment it is ready and receives the
+    prompt (MCP server start included); ``latency_ms`` is from that moment to the final answer,
+    on the harness's monotonic clock (:class:`time.monotonic`); ``sdk_latency_ms`` is the
+    duration the runtime itself reports, kept for reference. An adapter that leaves
+    ``latency_ms`` at ``None`` gets the wall time of :meth:`Adapter.run` minus ``startup_ms``.
     """
 
     final_text: str | None = None
@@ -70,6 +76,8 @@ class RunResult:
     tool_calls: Sequence[ToolCall] = ()
     cost_usd: float | None = None
     latency_ms: float | None = None
+    startup_ms: float | None = None
+    sdk_latency_ms: float | None = None
     session_id: str | None = None
     model: str | None = None
     api_calls: int | None = None

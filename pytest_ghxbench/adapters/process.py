@@ -84,12 +84,20 @@ class ProcessOutcome:
 
 
 def scrubbed_env(
-    extra: Mapping[str, str], passthrough: Iterable[str] = (), base: Mapping[str, str] | None = None
+    extra: Mapping[str, str],
+    passthrough: Iterable[str] = (),
+    base: Mapping[str, str] | None = None,
+    prefixes: Iterable[str] = (),
 ) -> dict[str, str]:
-    """The environment of an agent process: :data:`BASE_ENV_KEYS` and ``passthrough`` names from
-    ``base`` (default: the harness's environment), then ``extra`` (the backend's variables)."""
+    """The environment of an agent process: :data:`BASE_ENV_KEYS`, ``passthrough`` names and
+    names starting with one of ``prefixes`` (a runtime's own settings, e.g. ``CLAUDE_``) from
+    ``base`` (default: the harness's environment), then ``extra`` (the backend's variables,
+    which win)."""
     source = os.environ if base is None else base
+    starts = tuple(prefixes)
     env = {key: source[key] for key in (*BASE_ENV_KEYS, *passthrough) if key in source}
+    if starts:
+        env.update({key: value for key, value in source.items() if key.startswith(starts)})
     env.update(extra)
     return env
 

@@ -72,6 +72,7 @@ class Row(BaseModel):
     success: bool
     output_valid: bool
     latency_ms_wall: float = 0.0
+    startup_ms: float | None = None
     sdk_latency_ms: float | None = None
     timing_breakdown: dict[str, Any] | None = None
     tokens: TokenUsage = Field(default_factory=TokenUsage)

@@ -80,6 +80,26 @@ def _clip(message: str) -> str:
     return message if len(message) <= _MAX_ERROR_MESSAGE else message[:_MAX_ERROR_MESSAGE] + "…"
 
 
+def _finite(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _timing(result: RunResult | None, wall_ms: float) -> dict[str, float | None]:
+    """The row's timing fields, one definition for every adapter (see :class:`RunResult`):
+    latency runs from the runtime being ready to its final answer; startup before that."""
+    startup = _finite(result.startup_ms) if result is not None else None
+    latency = _finite(result.latency_ms) if result is not None else None
+    if latency is None:
+        latency = max(0.0, wall_ms - (startup or 0.0))
+    return {
+        "latency_ms_wall": latency,
+        "startup_ms": startup if startup is not None else 0.0,
+        "sdk_latency_ms": _finite(result.sdk_latency_ms) if result is not None else None,
+    }
+
+
 def outcome_data(
     identity: ItemIdentity,
     *,
@@ -99,8 +119,7 @@ def outcome_data(
         session_id=result.session_id,
         success=success,
         output_valid=output_valid,
-        latency_ms_wall=float(result.latency_ms) if result.latency_ms is not None else wall_ms,
-        sdk_latency_ms=float(result.latency_ms) if result.latency_ms is not None else None,
+        **_timing(result, wall_ms),
         timing_breakdown=dict(result.timing_breakdown) if result.timing_breakdown else None,
         tokens=_tokens(result.tokens),
         cost=cost_usd,
@@ -130,7 +149,7 @@ def runner_error_data(
         session_id=result.session_id if result is not None else None,
         success=False,
         output_valid=False,
-        latency_ms_wall=wall_ms,
+        **_timing(result, wall_ms),
         tokens=_tokens(tokens) if tokens is not None else _tokens(Tokens()),
         model=model_info(identity.default_model, identity.mode, identity.adapter),
         error={"type": RUNNER_ERROR, "message": _clip(message)},

@@ -8,9 +8,12 @@ What differs by mode:
 - ``agent_direct``: the real ``gh`` first on ``PATH``, pointed at ``github.localhost`` with the
   item's token (``GH_TOKEN``) and ``GH_REPO`` set to the world's repository;
 - ``mcp``: ``github-mcp-server`` on ``PATH`` is a launcher that starts the configured server
-  with the item's token and host; the shell itself holds no GitHub token;
+  with the item's token and host; the shell itself holds no GitHub token and no gh or ghx;
 - ``ghx``: ``ghx`` on ``PATH`` (the built-in capability CLI or the configured build), pointed
   at the sandbox the way gh is (``GH_HOST``, ``GH_TOKEN``, ``GH_REPO``).
+
+The other modes' programs are shadowed in the item's ``bin/`` by scripts that refuse (exit
+127), so a copy elsewhere on ``PATH`` (the harness's virtualenv has gh) is never reached.
 """
 
 from __future__ import annotations
@@ -104,9 +107,25 @@ def item_environment(
         script.write_text(clients.ghx_script(), encoding="utf-8")
         script.chmod(0o755)
         env.update(gh_variables(token, repo))
+    offered = {"agent_direct": {"gh"}, "ghx": {"ghx"}, "mcp": {MCP_SERVER}, None: {"gh", "ghx"}}
+    for program in sorted({"gh", "ghx", MCP_SERVER} - offered.get(mode, set())):
+        _block(bin_dir / program, program, mode)
     current = os.environ.get("PATH", os.defpath)
     env["PATH"] = f"{bin_dir}{os.pathsep}{current}" if current else str(bin_dir)
     return env
+
+
+def _block(target: Path, program: str, mode: str | None) -> None:
+    # Shadows any copy further down PATH (the harness's venv has gh and github-mcp-server).
+    target.unlink(missing_ok=True)
+    target.write_text(
+        "#!/bin/sh\n"
+        f"echo '{program}: not available in this item: mode {mode} offers only its own "
+        "interface' >&2\n"
+        "exit 127\n",
+        encoding="utf-8",
+    )
+    target.chmod(0o755)
 
 
 def _link(target: Path, program: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import shutil
 import textwrap
 from pathlib import Path
@@ -30,8 +31,27 @@ def test_is_a_backend_with_sessions(backend: SandboxBackend, tmp_path: Path) -> 
     env = dict(session.env)  # reading it writes the item's HOME and its ghx
     assert env[SANDBOX_ENV] == "1"
     assert env["PATH"].split(os.pathsep)[0] == str(tmp_path / "bin")
-    assert (tmp_path / "bin" / "ghx").is_file() and not (tmp_path / "bin" / "gh").exists()
+    assert (tmp_path / "bin" / "ghx").is_file()
     assert env["GH_HOST"] == "github.localhost" and env["GH_TOKEN"].startswith("ghs_")
+    session.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "refused"),
+    [("mcp", ["gh", "ghx"]), ("ghx", ["gh", "github-mcp-server"]), ("agent_direct", ["ghx"])],
+)
+def test_an_item_reaches_only_its_own_interface(
+    backend: SandboxBackend, tmp_path: Path, mode: str, refused: list[str]
+) -> None:
+    # The harness's own PATH has gh and github-mcp-server (the venv); the item must not.
+    session = backend.open_session(f"pr-view-001[{mode}-r1]", tmp_path, mode=mode)
+    env = {**os.environ, **session.env}
+    for program in refused:
+        done = subprocess.run([program, "--version"], env=env, capture_output=True, text=True)
+        assert done.returncode == 127, (program, done.stdout)
+        assert f"mode {mode} offers only its own interface" in done.stderr
+    if mode == "mcp":
+        assert "GH_TOKEN" not in session.env and "GITHUB_TOKEN" not in session.env
     session.close()
 
 

@@ -24,6 +24,7 @@ from pytest_ghxbench.adapters.oracle.transcript import (
     account,
     bash_tool,
 )
+from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import RunRequest, RunResult
 from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import Clients
@@ -193,12 +194,14 @@ class OracleAdapter:
         except OracleStepError as exc:
             return RunResult(model=MODEL, error=str(exc))
         clients = item.backend.clients
+        clock = RuntimeClock()
         host = _start_mcp(item) if request.mode == "mcp" else None
         try:
             if host is not None:
                 tools = mcp_tool_definitions(clients, host)
             else:
                 tools = tool_definitions(request.mode, clients)
+            clock.mark_ready()
             transcript = Transcript.start(tools, request.instructions, request.prompt)
             session = Session(item, transcript, mcp=host)
             envelopes: list[tuple[str, dict[str, Any]]] = []
@@ -214,7 +217,9 @@ class OracleAdapter:
                 host.close()
         answer = _final_answer(request, envelopes)
         session.transcript.answer(answer)
-        return _result(session, answer)
+        result = _result(session, answer)
+        result.startup_ms = clock.startup_ms()
+        return result
 
 
 def _start_mcp(item: SandboxSession) -> McpHost:
