@@ -25,6 +25,7 @@ from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, r
 from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
 from pytest_ghxbench.adapters.process import command_words, mcp_server_command
+from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
 __all__ = ["OpenAIAdapter", "OpenAISettings", "settings_from_table"]
@@ -182,6 +183,7 @@ class OpenAIAdapter:
         if not settings.model:
             return RunResult(error=f"no model: give --ghx-model=PROVIDER/MODEL or set {_WHERE}")
         signature, api_model = _split_model(request.model or settings.model)
+        clock = RuntimeClock()
         env = scrubbed_env(request.env)
         host: BashHost | McpHost
         if request.mode in BINARIES:
@@ -209,12 +211,18 @@ class OpenAIAdapter:
         messages.append({"role": "user", "content": request.prompt})
         try:
             outcome = run_loop(
-                self.client(), api_model, messages, host, request.deadline, settings.limits
+                self.client(),
+                api_model,
+                messages,
+                host,
+                request.deadline,
+                settings.limits,
+                clock=clock,
             )
         finally:
             if isinstance(host, McpHost):
                 host.close()
-        return self._result(outcome, signature, request)
+        return clock.apply(self._result(outcome, signature, request))
 
     def _result(self, outcome: LoopOutcome, signature: str, request: RunRequest) -> RunResult:
         key = self._api_key()

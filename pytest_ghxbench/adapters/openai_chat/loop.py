@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import openai
 
+from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import Tokens, ToolCall
 
 __all__ = ["LoopLimits", "LoopOutcome", "ToolHost", "ToolReply", "retry_delay_s", "run_loop"]
@@ -123,11 +124,16 @@ def run_loop(
     deadline: float,
     limits: LoopLimits,
     sleep: Callable[[float], None] = time.sleep,
+    clock: RuntimeClock | None = None,
 ) -> LoopOutcome:
     """Drive ``model`` until it answers without tool calls, ``max_turns`` model calls were
-    made, or ``deadline`` (a :func:`time.monotonic` instant) passes."""
+    made, or ``deadline`` (a :func:`time.monotonic` instant) passes. ``clock`` is marked ready
+    at the first request (the tools are listed by then: an MCP server has started) and
+    answered when the final answer arrives."""
     outcome = LoopOutcome(messages=messages)
     definitions = tools.definitions()
+    if clock is not None:
+        clock.mark_ready()
     for _turn in range(limits.max_turns):
         response = _create(client, model, messages, definitions, deadline, limits, outcome, sleep)
         if response is None:
@@ -144,6 +150,8 @@ def run_loop(
         messages.append(entry)
         if not calls:
             outcome.final_text = message.content or ""
+            if clock is not None:
+                clock.mark_answered()
             return outcome
         for call in calls:
             if time.monotonic() >= deadline:
