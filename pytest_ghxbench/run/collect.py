@@ -53,6 +53,7 @@ class ScenarioFile(pytest.File):
                 item = ScenarioItem.from_parent(
                     self,
                     name=item_name(scenario.id, mode, rep),
+                    nodeid=_parametrized_id(self, scenario.id, f"{mode}-r{rep}"),
                     scenario=scenario,
                     mode=mode,
                     rep=rep,
@@ -68,6 +69,17 @@ class ScenarioFile(pytest.File):
             text = str(excinfo.value).replace(f"{self.config.rootpath}{os.sep}", "")
             return _PlainRepr(text)
         return super().repr_failure(excinfo)
+
+
+def _parametrized_id(parent: pytest.Collector, name: str, params: str) -> Any:
+    """The item's node id with the mode and repetition as its parameters, the way pytest 9
+    builds a parametrized function's: its cache (``--lf``, ``--ff``, ``--sw``) compares
+    structured ids, and one derived from the name alone would hold ``[ghx-r1]`` inside the
+    name. ``None`` (pytest 8: the id is the string, derived from the name) elsewhere."""
+    parent_id = getattr(parent, "id", None)
+    if parent_id is None or not hasattr(parent_id, "with_params"):
+        return None
+    return parent_id.child(name).with_params(params)
 
 
 def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) -> None:
