@@ -281,6 +281,7 @@ def evaluate_gate_table(
         passed=not failed,
         reason=(
             f"{len(failed)} of {len(checks)} checks failed: {', '.join(failed)}"
+            + (f"; coverage: {efficiency['coverage_note']}" if efficiency["coverage_note"] else "")
             if failed
             else f"all {len(checks)} checks passed"
         ),
@@ -370,11 +371,23 @@ def _efficiency(
         per_scenario[scenario_id] = entry
 
     eligible_count = sum(1 for entry in per_scenario.values() if entry["eligible"])
+    coverage_note = None
+    if universe and eligible_count == 0:
+        most = {
+            role: max(int(entry[f"{role}_stable_runs"]) for entry in per_scenario.values())
+            for role in ("baseline", "candidate")
+        }
+        coverage_note = (
+            f"no scenario has {minimum} stable rows in both modes (the most any scenario has: "
+            f"{most['baseline']} for {baseline}, {most['candidate']} for {candidate}); "
+            f"run at least --reps={minimum}, and see why rows are not stable"
+        )
     token_reductions = reductions["tokens_active"]
     cost_reductions = reductions["cost_usd"]
     wins = sum(1 for value in token_reductions if value > 0)
     return {
         "coverage_pct": 100 * eligible_count / len(universe) if universe else None,
+        "coverage_note": coverage_note,
         "eligible_scenario_count": eligible_count,
         "total_scenario_count": len(universe),
         "tokens_active_reduction_pct": median(token_reductions),

@@ -124,8 +124,13 @@ def mode_table(summary: Mapping[str, Any]) -> list[str]:
         return []
     columns = mode_columns(summary)
     header = ["mode", *(title for _, title, _ in columns)]
+    gate = summary.get("gate")
+    gated = {gate.get("baseline"), gate.get("candidate")} if isinstance(gate, Mapping) else set()
     body = [
-        [str(mode), *(format_number(metrics.get(key), kind) for key, _, kind in columns)]
+        [
+            str(mode) if not gated or mode in gated else f"{mode} (not gated)",
+            *(format_number(metrics.get(key), kind) for key, _, kind in columns),
+        ]
         for mode, metrics in modes.items()
     ]
     return _align([header, *body])
@@ -170,6 +175,8 @@ def verdict_line(summary: Mapping[str, Any], exit_status: int, detail: str = "")
     if not isinstance(gate, Mapping):
         return f"ghxbench verdict: no gate computed{suffix}"
     label = f"gate {gate.get('profile') or '?'}"
+    if gate.get("candidate") and gate.get("baseline"):
+        label += f" ({gate['candidate']} vs {gate['baseline']})"
     if not gate.get("evaluated"):
         reason = gate.get("reason") or "no reason given"
         return f"ghxbench verdict: {label} NOT EVALUATED: {reason}{suffix}"
@@ -180,6 +187,10 @@ def verdict_line(summary: Mapping[str, Any], exit_status: int, detail: str = "")
     failed = [str(check.get("name", "?")) for check in checks if not check.get("passed")]
     if failed:
         counts = f"{len(failed)}/{len(checks)}: {', '.join(failed)}"
+        efficiency = gate.get("efficiency")
+        note = efficiency.get("coverage_note") if isinstance(efficiency, Mapping) else None
+        if note:
+            counts += f"; coverage 0%: {note}"
     else:
         counts = str(gate.get("reason") or "no failing check reported")
     return f"ghxbench verdict: {label} FAILED ({counts}){suffix}"

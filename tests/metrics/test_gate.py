@@ -196,6 +196,16 @@ def test_coverage_counts_ineligible_scenarios() -> None:
     assert efficiency["tokens_active_reduction_pct"] == 20.0  # the 90 % cuts do not count
 
 
+def test_zero_coverage_says_why() -> None:
+    result = gate(scenario_rows(reps=2))  # the profile needs 3 stable rows per scenario and mode
+    assert result["efficiency"]["coverage_pct"] == 0.0
+    note = result["efficiency"]["coverage_note"]
+    assert "no scenario has 3 stable rows in both modes" in note
+    assert "2 for agent_direct, 2 for ghx" in note and "--reps=3" in note
+    assert "coverage: no scenario has 3 stable rows" in result["reason"]
+    assert gate(scenario_rows())["efficiency"]["coverage_note"] is None
+
+
 def test_scenario_seen_in_one_mode_only_is_in_the_universe() -> None:
     rows = scenario_rows() + repeat(4, BASE, "s-baseline-only")
     efficiency = gate(rows)["efficiency"]

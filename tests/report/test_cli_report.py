@@ -61,7 +61,8 @@ def test_gate_fails_on_the_published_run_because_no_scenario_has_comparable_cost
 
     assert result.returncode == 1, result.stderr
     assert _verdict(result.stdout) == (
-        "ghxbench verdict: gate verify_pr FAILED (1/10: efficiency_cost_reduction) -> exit 1 "
+        "ghxbench verdict: gate verify_pr (ghx vs agent_direct) FAILED "
+        "(1/10: efficiency_cost_reduction) -> exit 1 "
         "(gate required)"
     )
     assert "FAIL    efficiency_cost_reduction" in result.stdout
@@ -79,7 +80,8 @@ def test_release_profile_also_fails_coverage(capsys, eval_dir):
     assert status == 1
     assert "FAIL    efficiency_coverage                       50.0%  >=      75.0%" in out
     assert _verdict(out).startswith(
-        "ghxbench verdict: gate verify_release FAILED (2/10: efficiency_coverage, "
+        "ghxbench verdict: gate verify_release (ghx vs agent_direct) FAILED "
+        "(2/10: efficiency_coverage, "
         "efficiency_cost_reduction)"
     )
 
@@ -109,7 +111,7 @@ def test_profiles_and_model_expectations_come_from_a_pyproject(tmp_path, capsys,
     # eligible: coverage 1/2 = 50%, and its tool calls drop from a median 10 to 2: 80% < 85
     assert "FAIL    efficiency_tool_call_reduction            80.0%  >=      85.0%" in out
     assert "FAIL    efficiency_coverage                       50.0%" in out
-    assert "gate nightly FAILED (3/10:" in _verdict(out)
+    assert "gate nightly (ghx vs agent_direct) FAILED (3/10:" in _verdict(out)
 
     assert main([*args, "--gate-profile", "weekly"]) == 4
     assert "valid profiles: nightly, verify_pr, verify_release" in capsys.readouterr().err
@@ -158,7 +160,9 @@ def test_gate_not_evaluated_without_candidate_rows(tmp_path, capsys, make_row):
 
     assert main(["report", str(rows), "--gate"]) == 1
     verdict = _verdict(capsys.readouterr().out)
-    assert verdict.startswith("ghxbench verdict: gate verify_pr NOT EVALUATED: ")
+    assert verdict.startswith(
+        "ghxbench verdict: gate verify_pr (ghx vs agent_direct) NOT EVALUATED: "
+    )
     assert "'ghx'" in verdict
     assert verdict.endswith("-> exit 1 (gate required)")
 
@@ -235,7 +239,9 @@ def test_gate_passes_when_the_candidate_is_cheaper_everywhere(tmp_path, capsys, 
 
     assert main(["report", str(tmp_path), "--gate"]) == 0
     out = capsys.readouterr().out
-    assert _verdict(out) == "ghxbench verdict: gate verify_pr PASSED (10/10 checks) -> exit 0"
+    assert _verdict(out) == (
+        "ghxbench verdict: gate verify_pr (ghx vs agent_direct) PASSED (10/10 checks) -> exit 0"
+    )
     # every scenario: tokens 1000 -> 600 (40%), latency 1000 -> 500 (50%), tools 10 -> 2 (80%)
     checks = {
         line.split()[1]: line.split() for line in out.splitlines() if line[:5] in ("PASS ", "FAIL ")

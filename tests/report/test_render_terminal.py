@@ -82,7 +82,7 @@ def test_checks_table_is_empty_when_the_gate_was_not_evaluated(summary):
 
 def test_verdict_line_of_a_failed_gate_names_the_failing_checks(summary):
     assert verdict_line(summary, 1, "gate required") == (
-        "ghxbench verdict: gate verify_pr FAILED (2/4: efficiency_coverage, "
+        "ghxbench verdict: gate verify_pr (ghx vs agent_direct) FAILED (2/4: efficiency_coverage, "
         "efficiency_cost_reduction) -> exit 1 (gate required)"
     )
 
@@ -92,17 +92,47 @@ def test_verdict_line_of_a_passed_gate_counts_the_checks(summary):
         check["passed"] = True
     summary["gate"]["passed"] = True
     assert (
-        verdict_line(summary, 0) == "ghxbench verdict: gate verify_pr PASSED (4/4 checks) -> exit 0"
+        verdict_line(summary, 0)
+        == "ghxbench verdict: gate verify_pr (ghx vs agent_direct) PASSED (4/4 checks) -> exit 0"
     )
 
 
 def test_verdict_line_of_a_gate_not_evaluated_gives_the_reason(summary):
     summary["gate"].update(evaluated=False, passed=None, reason="no rows for mode 'ghx'", checks=[])
     assert verdict_line(summary, 1, "gate required") == (
-        "ghxbench verdict: gate verify_pr NOT EVALUATED: no rows for mode 'ghx' -> exit 1 "
+        "ghxbench verdict: gate verify_pr (ghx vs agent_direct) NOT EVALUATED: "
+        "no rows for mode 'ghx' -> exit 1 "
         "(gate required)"
     )
 
 
 def test_verdict_line_without_a_gate():
     assert verdict_line({"modes": {}}, 0) == "ghxbench verdict: no gate computed -> exit 0"
+
+
+def test_a_mode_shown_but_not_gated_is_marked() -> None:
+    from pytest_ghxbench.report.terminal import mode_table
+
+    summary = {
+        "modes": {"agent_direct": {"runs": 4}, "mcp": {"runs": 4}, "ghx": {"runs": 4}},
+        "gate": {"baseline": "agent_direct", "candidate": "ghx", "profile": "verify_pr"},
+    }
+    names = [line.split("  ")[0] for line in mode_table(summary)[1:]]
+    assert names == ["agent_direct", "mcp (not gated)", "ghx"]
+
+
+def test_verdict_line_says_why_coverage_is_zero() -> None:
+    from pytest_ghxbench.report.terminal import verdict_line
+
+    note = "no scenario has 3 stable rows in both modes (...); run at least --reps=3"
+    summary = {
+        "gate": {
+            "profile": "verify_pr", "baseline": "agent_direct", "candidate": "ghx",
+            "evaluated": True, "passed": False,
+            "checks": [{"name": "efficiency_coverage", "passed": False}],
+            "efficiency": {"coverage_note": note},
+        }
+    }  # fmt: skip
+    line = verdict_line(summary, 1)
+    assert line.startswith("ghxbench verdict: gate verify_pr (ghx vs agent_direct) FAILED")
+    assert f"coverage 0%: {note}" in line
