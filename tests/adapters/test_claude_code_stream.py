@@ -16,9 +16,15 @@ from tests.adapters.fakes.helpers import fake_env, fake_request, group_gone, rec
 INIT = {"type": "system", "subtype": "init", "session_id": "s-1", "model": "claude-x", "tools": []}
 
 
-def tool_use(tool_id: str, command: str) -> dict[str, Any]:
+def assistant(message_id: str, *blocks: dict[str, Any]) -> dict[str, Any]:
+    """One content block of a model response, as the stream gives each (all with its id)."""
+    message = {"id": message_id, "model": "claude-x", "role": "assistant", "content": list(blocks)}
+    return {"type": "assistant", "message": message}
+
+
+def tool_use(tool_id: str, command: str, message_id: str | None = None) -> dict[str, Any]:
     block = {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}
-    return {"type": "assistant", "message": {"role": "assistant", "content": [block]}}
+    return assistant(message_id or f"msg-{tool_id}", block)
 
 
 def tool_result(tool_id: str, text: str, is_error: bool = False) -> dict[str, Any]:
@@ -41,27 +47,38 @@ RESULT = {
         "cache_creation_input_tokens": 800,
         "cache_read_input_tokens": 5000,
         "output_tokens": 64,
+        "output_tokens_details": {"thinking_tokens": 14},
     },
 }
 
 
 def test_rows_match_the_stream(tmp_path: Path) -> None:
+    text = {"type": "text", "text": "Let me look."}
     steps: list[dict[str, Any]] = [
+        {"sleep": 0.2},
         {"event": INIT},
-        {"event": tool_use("t1", "ghx run pr.view")},
+        {"event": assistant("m1", text)},  # one response: a text block, then a tool_use block
+        {"event": tool_use("t1", "ghx run pr.view", message_id="m1")},
         {"sleep": 0.3},
         {"event": tool_result("t1", "pr 7")},
-        {"event": tool_use("t2", "ghx run nope")},
+        {"event": tool_use("t2", "ghx run nope", message_id="m2")},
         {"event": tool_result("t2", "unknown capability", is_error=True)},
+        {"event": assistant("m3", {"type": "text", "text": 'Done: {"ok": true}'})},
         {"event": RESULT},
     ]
     result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
     assert result.error is None
     assert result.final_text == 'Done: {"ok": true}'
-    assert result.tokens == Tokens(input=120, output=64, cache_read=5000, cache_write=800)
+    # thinking is part of Anthropic's output_tokens; it is recorded apart
+    assert result.tokens == Tokens(
+        input=120, output=50, reasoning=14, cache_read=5000, cache_write=800
+    )
     assert result.cost_usd == 0.0125
-    assert result.api_calls == 3
-    assert result.latency_ms == 4321
+    assert result.api_calls == 3  # distinct responses, not num_turns
+    # spawn -> init is startup, init -> result is latency; duration_ms is the runtime's own
+    assert result.startup_ms is not None and 200 <= result.startup_ms < 3000
+    assert result.latency_ms is not None and 300 <= result.latency_ms < 3000
+    assert result.sdk_latency_ms == 4321
     assert result.timing_breakdown == {"api_ms": 3000}
     assert result.session_id == "s-1"
     assert result.model == "anthropic/claude-x"  # what the init event reported
@@ -75,18 +92,31 @@ def test_rows_match_the_stream(tmp_path: Path) -> None:
     assert second.duration_ms is not None and second.duration_ms < 250
 
 
+def test_no_init_event_leaves_the_timing_to_the_harness(tmp_path: Path) -> None:
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, [{"event": RESULT}]))
+    assert result.error is None
+    assert result.startup_ms is None and result.latency_ms is None
+    assert result.sdk_latency_ms == 4321
+
+
 @pytest.mark.parametrize(
-    ("mode", "expected"),
-    [("agent_direct", "Bash(gh:*)"), ("ghx", "Bash(ghx:*)"), ("mcp", "mcp__ghxbench")],
+    ("mode", "tools", "allowed"),
+    [
+        ("agent_direct", "Bash", "Bash(gh:*)"),
+        ("ghx", "Bash", "Bash(ghx:*)"),
+        ("mcp", "", "mcp__ghxbench"),
+    ],
 )
-def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, expected: str) -> None:
+def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, tools: str, allowed: str) -> None:
     launcher = str(tmp_path / "bin" / "github-mcp-server")
     env = fake_env(tmp_path, [{"event": RESULT}], GHXBENCH_MCP_COMMAND=f"{launcher} stdio")
     request = fake_request(tmp_path, [], mode=mode, model="anthropic/claude-sonnet-4-5", env=env)
     assert ClaudeCodeAdapter().run(request).error is None
     argv = record(tmp_path)["argv"][1:]
     assert argv[:5] == ["-p", request.prompt, "--output-format", "stream-json", "--verbose"]
-    assert argv[argv.index("--allowedTools") + 1] == expected
+    # the built-in tools: Bash alone, or none at all in mcp mode
+    assert argv[argv.index("--tools") + 1] == tools
+    assert argv[argv.index("--allowedTools") + 1] == allowed
     assert argv[argv.index("--model") + 1] == "claude-sonnet-4-5"
     assert argv[argv.index("--append-system-prompt") + 1] == request.instructions
     if mode == "mcp":
@@ -97,6 +127,13 @@ def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, expected: str) -> N
         assert not server.get("env")
     else:
         assert "--mcp-config" not in argv
+
+
+def test_an_mcp_server_that_did_not_start_is_a_runner_error(tmp_path: Path) -> None:
+    init = {**INIT, "mcp_servers": [{"name": "ghxbench", "status": "failed"}]}
+    env = fake_env(tmp_path, [{"event": init}, {"event": RESULT}], GHXBENCH_MCP_COMMAND="x")
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, [], mode="mcp", env=env))
+    assert result.error == "claude-code: MCP server 'ghxbench' did not start (status 'failed')"
 
 
 def test_hang_past_the_deadline_kills_the_process_group(tmp_path: Path) -> None:
@@ -140,10 +177,55 @@ def test_garbage_without_a_result_event_is_a_runner_error(tmp_path: Path) -> Non
 
 
 def test_error_result_is_a_runner_error(tmp_path: Path) -> None:
-    failed = {**RESULT, "subtype": "error_max_turns", "is_error": True}
+    failed = {**RESULT, "subtype": "error_max_turns", "is_error": True, "errors": ["max 3"]}
+    del failed["result"]
     result = ClaudeCodeAdapter().run(fake_request(tmp_path, [{"event": failed}]))
-    assert result.error == "claude-code: result 'error_max_turns' (is_error)"
+    assert result.error == "claude-code: result 'error_max_turns': max 3"
     assert result.tokens.cache_read == 5000
+
+
+def test_a_refused_model_request_is_a_runner_error_with_the_apis_message(
+    tmp_path: Path,
+) -> None:
+    # what the real CLI prints when the API answers HTTP 500 (and it does not retry)
+    said = "API Error: 500 the service is down for maintenance"
+    synthetic = {
+        **assistant("0f7c", {"type": "text", "text": said}),
+        "is_api_error_message": True,
+        "api_error_status": 500,
+    }
+    synthetic["message"]["model"] = "<synthetic>"
+    final = {
+        **RESULT,
+        "is_error": True,
+        "subtype": "success",
+        "api_error_status": 500,
+        "result": said + ". This is a server-side issue, usually temporary.",
+        "usage": {"input_tokens": 0, "output_tokens": 0},
+    }
+    steps: list[dict[str, Any]] = [{"event": INIT}, {"event": synthetic}, {"event": final}]
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
+    assert result.error is not None and result.error.startswith("claude-code: " + said)
+    assert result.api_calls == 1  # the refused request
+    assert result.tokens == Tokens()
+
+
+def test_the_runtimes_own_settings_pass_through_and_stay_secret(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "tok-CANARY-424242")
+    steps: list[dict[str, Any]] = [
+        {"event": {**RESULT, "result": "$ENV{ANTHROPIC_AUTH_TOKEN}"}},
+    ]
+    result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
+    passed = record(tmp_path)["env"]
+    for name in ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ANTHROPIC_BASE_URL"):
+        assert name in passed
+    assert "ANTHROPIC_AUTH_TOKEN" in passed
+    assert "tok-CANARY-424242" not in json.dumps(result.transcript)
+    assert result.final_text == "[redacted]"
 
 
 def test_api_key_never_reaches_the_transcript(tmp_path: Path, monkeypatch: Any) -> None:

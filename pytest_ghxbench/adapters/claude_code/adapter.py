@@ -1,11 +1,15 @@
 """``claude -p <prompt> --output-format stream-json --verbose``, parsed into a RunResult.
 
-Stream facts used (Claude Code headless mode): one JSON object per line; ``system``/``init``
-carries ``session_id`` and ``model``; ``assistant`` events wrap a message whose ``content``
-holds ``text`` and ``tool_use`` blocks (``id``, ``name``, ``input``); ``user`` events carry
-``tool_result`` blocks (``tool_use_id``, ``content``, ``is_error``); the final ``result`` event
-has ``subtype``, ``is_error``, ``result``, ``usage``, ``total_cost_usd``, ``num_turns``,
-``duration_ms``, ``duration_api_ms`` and ``session_id``.
+Each mode gets its interface and no other (Claude Code 2.1 flags): agent_direct and ghx get the
+built-in ``Bash`` tool alone (``--tools Bash``) with only ``gh``/``ghx`` commands approved
+(``--allowedTools``; anything else is refused, as ``-p`` has nobody to ask); mcp gets no
+built-in tool at all (``--tools ""``) and the item's MCP server (``--mcp-config``,
+``--strict-mcp-config``), whose tools are approved.
+
+Timing (``docs/metrics.md``): started just before the spawn, ready at the arrival of the
+``system``/``init`` event (after MCP servers connected), answered at the arrival of the
+``result`` event. The runtime's own ``duration_ms`` is ``sdk_latency_ms``. The stream itself
+is read by :class:`~pytest_ghxbench.adapters.claude_code.stream.ClaudeStream`.
 """
 
 from __future__ import annotations
@@ -13,11 +17,11 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from pytest_ghxbench.adapters.claude_code.stream import ClaudeStream
 from pytest_ghxbench.adapters.process import (
-    JsonLineStream,
     adapter_table,
     locate_runtime,
     mcp_server_command,
@@ -29,13 +33,17 @@ from pytest_ghxbench.adapters.process import (
     secret_values,
     timeout_message,
 )
-from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens, ToolCall
+from pytest_ghxbench.adapters.timing import RuntimeClock
+from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
 __all__ = ["ClaudeCodeAdapter", "ClaudeStream", "claude_argv"]
 
 MCP_SERVER_NAME = "ghxbench"
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
-PASSTHROUGH_VARS = (*CREDENTIAL_VARS, "ANTHROPIC_BASE_URL", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
+PASSTHROUGH_VARS = ("XDG_CONFIG_HOME",)
+RUNTIME_PREFIXES = ("CLAUDE_", "ANTHROPIC_")
+"""The runtime's own settings (``ANTHROPIC_BASE_URL``, ``CLAUDE_CODE_MAX_RETRIES``, ...) and
+credentials reach it; their secret values are redacted from everything recorded."""
 MODE_TOOLS = {"agent_direct": "Bash(gh:*)", "ghx": "Bash(ghx:*)"}
 
 
@@ -48,114 +56,13 @@ def claude_argv(
         argv += ["--append-system-prompt", request.instructions]
     if request.mode == "mcp":
         argv += ["--mcp-config", json.dumps(dict(mcp_config or {})), "--strict-mcp-config"]
-        argv += ["--allowedTools", f"mcp__{MCP_SERVER_NAME}"]
+        argv += ["--tools", "", "--allowedTools", f"mcp__{MCP_SERVER_NAME}"]
     else:
-        argv += ["--allowedTools", MODE_TOOLS[request.mode]]
+        argv += ["--tools", "Bash", "--allowedTools", MODE_TOOLS[request.mode]]
     _, model = provider_model(request.model, "anthropic")
     if model:
         argv += ["--model", model]
     return argv
-
-
-def _block_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [b.get("text", "") for b in content if isinstance(b, dict)]
-        return "".join(p for p in parts if isinstance(p, str))
-    return ""
-
-
-@dataclass
-class _PendingTool:
-    name: str
-    arguments: Mapping[str, Any]
-    started: float
-
-
-@dataclass
-class ClaudeStream(JsonLineStream):
-    """Accumulates one stream-json session; feed it lines with :meth:`feed`."""
-
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    pending: dict[str, _PendingTool] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
-    last_text: str | None = None
-    result: dict[str, Any] | None = None
-    session_id: str | None = None
-    model: str | None = None
-
-    def handle(self, event: dict[str, Any], arrived: float) -> None:
-        kind = event.get("type")
-        if kind == "system" and event.get("subtype") == "init":
-            self.session_id = event.get("session_id") or self.session_id
-            self.model = event.get("model") or self.model
-        elif kind == "assistant":
-            self._assistant(event, arrived)
-        elif kind == "user":
-            self._user(event, arrived)
-        elif kind == "result":
-            self.result = event
-
-    def _content(self, event: Mapping[str, Any]) -> list[Any]:
-        message = event.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
-        return content if isinstance(content, list) else []
-
-    def _assistant(self, event: Mapping[str, Any], arrived: float) -> None:
-        for block in self._content(event):
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "text" and isinstance(block.get("text"), str):
-                self.last_text = block["text"]
-            elif block.get("type") == "tool_use":
-                tool_id = str(block.get("id", f"anonymous-{len(self.order)}"))
-                arguments = block.get("input")
-                self.pending[tool_id] = _PendingTool(
-                    str(block.get("name", "")),
-                    arguments if isinstance(arguments, dict) else {},
-                    arrived,
-                )
-                self.order.append(tool_id)
-
-    def _user(self, event: Mapping[str, Any], arrived: float) -> None:
-        for block in self._content(event):
-            if not isinstance(block, dict) or block.get("type") != "tool_result":
-                continue
-            tool = self.pending.pop(str(block.get("tool_use_id")), None)
-            if tool is None:
-                continue
-            self.tool_calls.append(
-                ToolCall(
-                    name=tool.name,
-                    arguments=tool.arguments,
-                    duration_ms=(arrived - tool.started) * 1000.0,
-                    ok=not bool(block.get("is_error")),
-                    output=_block_text(block.get("content")),
-                )
-            )
-
-    def all_tool_calls(self) -> list[ToolCall]:
-        """Completed calls, then calls that never got a result (no duration, not ok)."""
-        unfinished = [
-            ToolCall(name=t.name, arguments=t.arguments, ok=False) for t in self.pending.values()
-        ]
-        return [*self.tool_calls, *unfinished]
-
-    def tokens(self) -> Tokens:
-        usage = (self.result or {}).get("usage")
-        usage = usage if isinstance(usage, dict) else {}
-
-        def count(key: str) -> int:
-            value = usage.get(key)
-            return int(value) if isinstance(value, (int, float)) else 0
-
-        return Tokens(
-            input=count("input_tokens"),
-            output=count("output_tokens"),
-            cache_read=count("cache_read_input_tokens"),
-            cache_write=count("cache_creation_input_tokens"),
-        )
 
 
 def _signature(reported: str | None, requested: str | None) -> str | None:
@@ -212,7 +119,9 @@ class ClaudeCodeAdapter:
             request = replace(request, model=self.model)
         if request.mode not in self.modes:
             return RunResult(error=f"claude-code: unsupported mode {request.mode!r}")
-        env = scrubbed_env(dict(request.env), passthrough=PASSTHROUGH_VARS)
+        env = scrubbed_env(
+            dict(request.env), passthrough=PASSTHROUGH_VARS, prefixes=RUNTIME_PREFIXES
+        )
         binary = self.binary or shutil.which(self.command, path=env.get("PATH")) or self.command
         mcp_config = None
         if request.mode == "mcp":
@@ -223,8 +132,9 @@ class ClaudeCodeAdapter:
                 }
             }
         argv = [*claude_argv(binary, request, mcp_config), *self.extra_args]
-        stream = ClaudeStream()
         secrets = secret_values(env)
+        clock = RuntimeClock()
+        stream = ClaudeStream(clock=clock)
         try:
             outcome = run_agent_process(
                 argv, env=env, cwd=request.workdir, deadline=request.deadline, on_line=stream.feed
@@ -238,10 +148,12 @@ class ClaudeCodeAdapter:
             final_text=None,
             tokens=stream.tokens(),
             tool_calls=stream.all_tool_calls(),
+            api_calls=stream.api_calls(),
             session_id=stream.session_id,
             model=_signature(stream.model, request.model),
             transcript=transcript,
         )
+        clock.apply(result)
         final = stream.result
         if final is not None:
             text = final.get("result")
@@ -249,19 +161,23 @@ class ClaudeCodeAdapter:
                 text if isinstance(text, str) else stream.last_text or "", secrets
             )
             result.cost_usd = _number(final.get("total_cost_usd"))
-            turns = final.get("num_turns")
-            result.api_calls = turns if isinstance(turns, int) else None
-            result.latency_ms = _number(final.get("duration_ms"))
+            result.sdk_latency_ms = _number(final.get("duration_ms"))
             api_ms = _number(final.get("duration_api_ms"))
             if api_ms is not None:
                 result.timing_breakdown = {"api_ms": api_ms}
             result.session_id = final.get("session_id") or result.session_id
-        result.error = self._error(outcome, stream, secrets)
+        result.error = self._error(outcome, stream, secrets, request.mode)
         return result
 
-    def _error(self, outcome: Any, stream: ClaudeStream, secrets: Sequence[str]) -> str | None:
+    def _error(
+        self, outcome: Any, stream: ClaudeStream, secrets: Sequence[str], mode: str
+    ) -> str | None:
         if outcome.timed_out:
             return timeout_message("claude-code", outcome)
+        status = stream.mcp_servers.get(MCP_SERVER_NAME)
+        if mode == "mcp" and status is not None and status not in ("connected", "pending"):
+            # The item had no interface: a harness failure, not the model's.
+            return f"claude-code: MCP server {MCP_SERVER_NAME!r} did not start (status {status!r})"
         final = stream.result
         if final is None:
             detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
@@ -269,6 +185,5 @@ class ClaudeCodeAdapter:
             return f"claude-code {outcome.describe_exit()} without a result event{garbage}" + (
                 f": {detail}" if detail else ""
             )
-        if final.get("is_error"):
-            return f"claude-code: result {final.get('subtype', 'error')!r} (is_error)"
-        return None
+        text = stream.error_text()
+        return None if text is None else "claude-code: " + redact(text, secrets)[:2000]
