@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -13,11 +14,15 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.opencode.adapter import OpencodeAdapter, OpencodeOptions
+from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, Tokens
 
 FAKE = Path(__file__).parent / "fakes_opencode" / "opencode"
 
-USER = {"info": {"role": "user", "cost": 99.0}, "parts": [{"type": "text", "text": "do it"}]}
+USER = {
+    "info": {"role": "user", "cost": 99.0, "time": {"created": 900}},
+    "parts": [{"type": "text", "text": "do it"}],
+}
 FIRST = {
     "info": {
         "role": "assistant",
@@ -81,16 +86,20 @@ def fake(
         sessions: list[dict[str, Any]],
         providers: tuple[str, ...] = ("anthropic",),
         model: str | None = "anthropic/claude-test",
+        **extra: Any,
     ) -> OpencodeAdapter:
         script = tmp_path / "script.json"
-        script.write_text(
-            json.dumps({"version": "9.8.7", "providers": list(providers), "sessions": sessions})
-        )
-        monkeypatch.setenv("FAKE_OPENCODE_SCRIPT", str(script))
-        monkeypatch.setenv("FAKE_OPENCODE_LOG", str(tmp_path / "requests.jsonl"))
+        plan = {"version": "9.8.7", "providers": list(providers), "sessions": sessions, **extra}
+        script.write_text(json.dumps(plan))
         binary = tmp_path / "bin" / "opencode"
         binary.parent.mkdir(exist_ok=True)
-        binary.write_text(f'#!/bin/sh\nexec {sys.executable} {FAKE} "$@"\n')
+        # the server's environment is scrubbed: the "binary" knows its script, as a real
+        # runtime knows its config
+        binary.write_text(
+            f"#!/bin/sh\nFAKE_OPENCODE_SCRIPT={script} "
+            f"FAKE_OPENCODE_LOG={tmp_path / 'requests.jsonl'} "
+            f'exec {sys.executable} {FAKE} "$@"\n'
+        )
         binary.chmod(0o755)
         options = OpencodeOptions(binary=str(binary), model=model, startup_timeout_s=15)
         adapter = OpencodeAdapter(options=options)
@@ -150,8 +159,14 @@ def test_one_server_a_session_per_item_and_exact_sums(fake: Any, tmp_path: Path)
         }
         names = [(c.name, c.ok, c.duration_ms, c.output) for c in result.tool_calls]
         assert names == [("bash", True, 200.0, "issue 1"), ("ghx", False, 100.0, "boom")]
+        # the runtime's own duration: the prompt's creation to the last completion
+        assert result.sdk_latency_ms == 1000.0
+        assert result.latency_ms is not None and result.startup_ms is not None
     serves = [e for e in requests_log(tmp_path) if e.get("event") == "serve"]
     assert len(serves) == 1
+    # the server's start is the startup of the item that started it, not of the next one
+    assert first.startup_ms is not None and second.startup_ms is not None
+    assert first.startup_ms > second.startup_ms
 
 
 def test_prompt_model_and_instructions_reach_the_server(fake: Any, tmp_path: Path) -> None:
@@ -229,17 +244,48 @@ def test_each_item_tools_run_in_that_items_environment(fake: Any, tmp_path: Path
     assert outputs == ["world-A issue view 1\n", "world-B issue view 1\n"]
 
 
-def test_mcp_items_get_a_server_with_the_sandbox_mcp_configured(fake: Any, tmp_path: Path) -> None:
+def test_mcp_items_get_a_server_of_their_own_with_only_the_mcp_tools(
+    fake: Any, tmp_path: Path
+) -> None:
     adapter = fake([OK_SESSION, OK_SESSION])
-    assert adapter.run(request(tmp_path, mode="mcp")).error is None
+    launcher = tmp_path / "item" / "bin" / "github-mcp-server"
+    item = {MCP_COMMAND_ENV: f"{launcher} stdio", "PATH": f"{launcher.parent}:/usr/bin:/bin"}
+    mcp = adapter.run(request(tmp_path, mode="mcp", env=item))
+    assert mcp.error is None
     assert adapter.run(request(tmp_path, mode="ghx")).error is None
     serves = [e for e in requests_log(tmp_path) if e.get("event") == "serve"]
     assert len(serves) == 2 and serves[0]["pid"] != serves[1]["pid"]
-    config = json.loads(serves[0]["config"])
-    command = config["mcp"]["ghxbench"]["command"]
-    assert config["mcp"]["ghxbench"]["type"] == "local"
-    assert Path(command[0]).name == "ghxbench-mcp"
-    assert serves[1]["config"] is None
+    own, shared = serves[0], serves[1]
+    assert own["config"]["mcp"] == {
+        "ghxbench": {"type": "local", "command": [str(launcher), "stdio"], "enabled": True}
+    }
+    # only the MCP server's tools: no shell, and no shims on PATH
+    assert own["config"]["permission"] == {"*": "deny", "ghxbench_*": "allow"}
+    assert own["env"]["PATH"] == item["PATH"]
+    assert "mcp" not in shared["config"]
+    assert shared["config"]["permission"] == {
+        "*": "deny",
+        "bash": "allow",
+        "external_directory": "allow",
+    }
+    assert shared["env"]["PATH"].split(":")[0].endswith("/bin")
+    # the item's server start (providers loaded, MCP server connected) is its startup
+    assert mcp.startup_ms is not None and mcp.latency_ms is not None
+    paths = [e.get("path") for e in requests_log(tmp_path) if e.get("pid") == own["pid"]]
+    assert paths.index("/mcp") < paths.index("/session")
+
+
+def test_an_mcp_server_that_does_not_connect_is_a_runner_error(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION], mcp_failed="ghxbench")
+    item = {MCP_COMMAND_ENV: "nowhere-mcp stdio"}
+    result = adapter.run(request(tmp_path, mode="mcp", env=item))
+    assert result.error is not None
+    assert "MCP server 'ghxbench' did not connect (status 'failed': spawn ENOENT)" in result.error
+
+
+def test_an_mcp_item_without_an_mcp_server_is_a_runner_error(fake: Any, tmp_path: Path) -> None:
+    result = fake([OK_SESSION]).run(request(tmp_path, mode="mcp"))
+    assert result.error is not None and MCP_COMMAND_ENV in result.error
 
 
 def test_preflight_records_the_version_and_checks_credentials(fake: Any, tmp_path: Path) -> None:
@@ -279,3 +325,105 @@ def test_hook_contributes_the_adapter() -> None:
     (adapter,) = pytest_ghxbench_adapters(None)  # type: ignore[arg-type]
     assert adapter.name == "opencode"
     assert tuple(adapter.modes) == ("agent_direct", "mcp", "ghx")
+
+
+def test_the_server_start_in_preflight_is_the_first_items_startup(
+    fake: Any, tmp_path: Path
+) -> None:
+    adapter = fake([OK_SESSION, OK_SESSION])
+    adapter.preflight()
+    server = adapter._server
+    assert server is not None and server.startup_s > 0
+    first = adapter.run(request(tmp_path))
+    second = adapter.run(request(tmp_path))
+    assert first.startup_ms is not None and first.startup_ms >= server.startup_s * 1000
+    assert second.startup_ms is not None and second.startup_ms < server.startup_s * 1000
+
+
+def test_a_model_api_error_is_a_runner_error_with_the_apis_message(
+    fake: Any, tmp_path: Path
+) -> None:
+    failed = {
+        "info": {
+            "role": "assistant",
+            "tokens": {"input": 0, "output": 0},
+            "time": {"created": 1000, "completed": 1100},
+            "error": {
+                "name": "APIError",
+                "data": {
+                    "message": "Rate limit reached for requests",
+                    "statusCode": 429,
+                    "isRetryable": True,
+                    "responseBody": '{"error": {"message": "Rate limit reached for requests"}}',
+                },
+            },
+        },
+        "parts": [],
+    }
+    adapter = fake([{"behavior": "ok", "messages": [USER, failed]}])
+    result = adapter.run(request(tmp_path))
+    assert result.error == "API error: HTTP 429: Rate limit reached for requests"
+    assert result.api_calls == 1
+
+
+def test_a_call_of_a_tool_not_offered_is_a_failed_call_of_that_tool(
+    fake: Any, tmp_path: Path
+) -> None:
+    refused = "Model tried to call unavailable tool 'bash'. Available tools: ghxbench_get_issue."
+    invalid = {
+        "type": "tool",
+        "tool": "invalid",
+        "state": {
+            "status": "completed",
+            "input": {"tool": "bash", "error": refused},
+            "output": f"The arguments provided to the tool are invalid: {refused}",
+            "time": {"start": 1150, "end": 1151},
+        },
+    }
+    first = {**FIRST, "parts": [invalid]}
+    adapter = fake([{"behavior": "ok", "messages": [USER, first, SECOND]}])
+    result = adapter.run(request(tmp_path))
+    assert [(c.name, c.ok) for c in result.tool_calls] == [("bash", False), ("ghx", False)]
+    assert "unavailable tool 'bash'" in (result.tool_calls[0].output or "")
+
+
+def test_the_server_gets_a_scrubbed_environment(
+    fake: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_harness_secret_0123456789")
+    monkeypatch.setenv("SOME_UNRELATED_SETTING", "1")
+    monkeypatch.setenv("OPENCODE_CONFIG", str(tmp_path / "mine.json"))
+    monkeypatch.setenv("OPENCODE_DISABLE_AUTOUPDATE", "0")
+    monkeypatch.setenv("LOCAL_LLM_API_KEY", "sk-local-0123456789")
+    adapter = fake([OK_SESSION])
+    assert adapter.run(request(tmp_path)).error is None
+    (serve,) = [e for e in requests_log(tmp_path) if e.get("event") == "serve"]
+    env = serve["env"]
+    assert "GITHUB_TOKEN" not in env and "SOME_UNRELATED_SETTING" not in env
+    assert env["OPENCODE_CONFIG"] == str(tmp_path / "mine.json")
+    assert env["LOCAL_LLM_API_KEY"] == "sk-local-0123456789"
+    assert env["OPENCODE_DISABLE_AUTOUPDATE"] == "0"  # the user's setting wins
+    assert env["OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER"] == "1"  # a quiet default
+
+
+def test_the_shims_refuse_outside_an_item(fake: Any, tmp_path: Path) -> None:
+    adapter = fake([OK_SESSION])
+    assert adapter.run(request(tmp_path)).error is None
+    shim = adapter._tool_environment().shim_dir / "gh"
+    done = subprocess.run([str(shim), "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 127
+    assert "no pytest-ghxbench item is running" in done.stderr
+
+
+def test_a_key_in_the_provider_config_stays_out_of_the_transcript(
+    fake: Any, tmp_path: Path
+) -> None:
+    key = "sk-written-into-opencode-json-42"
+    leaky = {
+        **SECOND,
+        "parts": [{"type": "text", "text": f"the key is {key}"}],
+    }
+    adapter = fake([{"behavior": "ok", "messages": [USER, FIRST, leaky]}], provider_key=key)
+    adapter.preflight()
+    result = adapter.run(request(tmp_path))
+    assert key not in json.dumps(result.transcript) + (result.final_text or "")

@@ -2,17 +2,31 @@
 
 Configuration (``[tool.ghxbench.adapters.opencode]``): ``binary`` (default ``opencode``),
 ``model`` (``PROVIDER/MODEL``; ``--ghx-model`` wins), ``startup_timeout_s`` (default 30),
-``agent`` (an OpenCode agent name, optional).
+``agent`` (an OpenCode agent name, optional), ``passthrough`` (names of further variables the
+server gets, e.g. a provider's credentials that do not end in ``_API_KEY``).
+
+The server gets a scrubbed environment: the basics, ``XDG_*`` directories, every ``OPENCODE_*``
+variable (the runtime's own settings, e.g. ``OPENCODE_CONFIG``) and every ``*_API_KEY``
+variable, with quiet defaults (:data:`QUIET_ENV`) where the user set none. The agent gets only
+its mode's tools, through OpenCode's ``permission`` setting: ``bash`` in ``agent_direct`` and
+``ghx``, the item's MCP tools in ``mcp``; everything else is denied (removed from the tools the
+model is offered).
+
+Timing (``docs/metrics.md``): the item is ready when its prompt is sent to a ready server, and
+answered when the prompt's request returns with the final assistant message. ``mcp`` items get
+a server of their own: its start (providers loaded, MCP server connected) is the item's
+startup. The shared server of the other modes is started once; its start is the startup of the
+first item that runs on it (later items' startup is creating their OpenCode session).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,66 +34,33 @@ import pytest
 
 from pytest_ghxbench.adapters.opencode.client import OpencodeError, OpencodeTimeout
 from pytest_ghxbench.adapters.opencode.messages import MessageFormatError, summarize
+from pytest_ghxbench.adapters.opencode.options import (
+    MCP_SERVER_NAME,
+    PASSTHROUGH_VARS,
+    QUIET_ENV,
+    OpencodeOptions,
+    mode_config,
+    options_from_config,
+)
 from pytest_ghxbench.adapters.opencode.server import (
     OpencodeServer,
     ToolEnvironment,
     remove_directory,
     session_directory,
 )
+from pytest_ghxbench.adapters.process import (
+    mcp_server_command,
+    redact,
+    scrubbed_env,
+    secret_values,
+)
+from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
 __all__ = ["OpencodeAdapter", "OpencodeOptions"]
 
 _CLEANUP_TIMEOUT_S = 5.0
 _COLLECT_TIMEOUT_S = 15.0
-
-
-@dataclass(frozen=True)
-class OpencodeOptions:
-    binary: str = "opencode"
-    model: str | None = None
-    startup_timeout_s: float = 30.0
-    agent: str | None = None
-
-    @classmethod
-    def from_table(cls, table: Mapping[str, Any], model: str | None) -> OpencodeOptions:
-        """Options from ``[tool.ghxbench.adapters.opencode]``; ``model`` (``--ghx-model``) wins."""
-        known = {"binary", "model", "startup_timeout_s", "agent"}
-        unknown = sorted(set(table) - known)
-        if unknown:
-            raise AdapterUnavailable(
-                f"[tool.ghxbench.adapters.opencode]: unknown key(s) {', '.join(unknown)}; "
-                f"expected {', '.join(sorted(known))}"
-            )
-        timeout = table.get("startup_timeout_s", 30.0)
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise AdapterUnavailable(
-                "[tool.ghxbench.adapters.opencode] startup_timeout_s: expected a positive "
-                f"number of seconds, got {timeout!r}"
-            )
-        chosen = model or table.get("model")
-        if chosen is not None and (not isinstance(chosen, str) or "/" not in chosen):
-            raise AdapterUnavailable(
-                f"opencode model {chosen!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4.1-mini"
-            )
-        return cls(
-            binary=str(table.get("binary", "opencode")),
-            model=chosen,
-            startup_timeout_s=float(timeout),
-            agent=None if table.get("agent") is None else str(table["agent"]),
-        )
-
-
-def _options_from_config(config: pytest.Config | None) -> OpencodeOptions:
-    if config is None:
-        return OpencodeOptions()
-    from pytest_ghxbench.options import resolve_settings
-
-    settings = resolve_settings(config)
-    table = settings.tables.get("adapters", {}).get("opencode") or {}
-    if not isinstance(table, Mapping):
-        raise AdapterUnavailable("[tool.ghxbench.adapters.opencode] must be a table")
-    return OpencodeOptions.from_table(table, settings.model)
 
 
 class OpencodeAdapter:
@@ -96,6 +77,8 @@ class OpencodeAdapter:
         self._directory: Path | None = None
         self._tools: ToolEnvironment | None = None
         self._server: OpencodeServer | None = None
+        self._server_attributed = False
+        self._provider_secrets: set[str] = set()
         self.version: str | None = None
 
     # -- session lifecycle -------------------------------------------------------------------
@@ -103,7 +86,7 @@ class OpencodeAdapter:
     @property
     def options(self) -> OpencodeOptions:
         if self._options is None:
-            self._options = _options_from_config(self._config)
+            self._options = options_from_config(self._config)
         return self._options
 
     def preflight(self, config: pytest.Config | None = None) -> None:
@@ -122,6 +105,7 @@ class OpencodeAdapter:
         if not isinstance(providers, list):
             raise AdapterUnavailable("GET /config/providers: expected {providers: [...]}")
         ids = {p.get("id") for p in providers if isinstance(p, Mapping)}
+        self._provider_secrets = _provider_keys(providers)
         if not ids:
             raise AdapterUnavailable(
                 "opencode has no provider with credentials (run 'opencode auth login' or set "
@@ -161,24 +145,50 @@ class OpencodeAdapter:
             self._tools = ToolEnvironment(self._directory, os.environ.get("PATH", os.defpath))
         return self._tools
 
-    def _start(self, config: Mapping[str, Any] | None = None) -> OpencodeServer:
+    def server_env(self, path: str) -> dict[str, str]:
+        """The environment of an ``opencode serve`` whose ``PATH`` is ``path`` (module doc)."""
+        keys = [name for name in os.environ if name.endswith("_API_KEY")]
+        env = scrubbed_env(
+            {"PATH": path},
+            passthrough=(*PASSTHROUGH_VARS, *keys, *self.options.passthrough),
+            prefixes=("OPENCODE_",),
+        )
+        for name, value in QUIET_ENV.items():
+            env.setdefault(name, value)
+        return env
+
+    def _start(self, mode: str, path: str, mcp: Mapping[str, Any] | None = None) -> OpencodeServer:
         tools = self._tool_environment()
+        config = mode_config(mode)
+        if mcp is not None:
+            config["mcp"] = {MCP_SERVER_NAME: dict(mcp)}
         return OpencodeServer(
             self.options.binary,
             workdir=tools.directory / "work",
-            path=tools.server_path,
+            env=self.server_env(path),
             config=config,
             startup_timeout_s=self.options.startup_timeout_s,
+            mcp_servers=(MCP_SERVER_NAME,) if mcp is not None else (),
         )
 
     def _shared_server(self) -> OpencodeServer:
-        """The session's server, restarted if it died or stopped answering."""
+        """The session's server for agent_direct and ghx items, restarted if it died or
+        stopped answering."""
         if self._server is not None and not self._server.healthy():
             self._server.stop()
             self._server = None
         if self._server is None:
-            self._server = self._start()
+            self._server = self._start("agent_direct", self._tool_environment().server_path)
+            self._server_attributed = False
         return self._server
+
+    def _mcp_server(self, env: Mapping[str, str]) -> OpencodeServer:
+        """A server of the item's own, with the item's MCP server and ``PATH`` (no shims)."""
+        command, args, server_env = mcp_server_command(env)
+        mcp: dict[str, Any] = {"type": "local", "command": [command, *args], "enabled": True}
+        if server_env:
+            mcp["environment"] = dict(server_env)
+        return self._start("mcp", env.get("PATH") or os.environ.get("PATH", os.defpath), mcp)
 
     def close(self) -> None:
         """Stop the server and remove the session directory."""
@@ -198,26 +208,34 @@ class OpencodeAdapter:
 
     def run(self, request: RunRequest) -> RunResult:
         """Run one item in a fresh OpenCode session; runner problems come back as ``error``."""
+        clock = RuntimeClock()
         tools = self._tool_environment()
-        tools.point_at(request.env)  # materializes the sandbox's shims and state file
         dedicated: OpencodeServer | None = None
         try:
             if request.mode == "mcp":
-                # The sandbox MCP server binds to one state file at start: one server per item.
-                dedicated = self._start(tools.mcp_config())
-                server = dedicated
+                tools.point_at(None)  # the shared server's shims refuse during an mcp item
+                dedicated = server = self._mcp_server(request.env)
             else:
+                tools.point_at(request.env)
                 server = self._shared_server()
-        except OpencodeError as exc:
+                if not self._server_attributed:
+                    # its start is this item's startup, also when the preflight started it
+                    self._server_attributed = True
+                    if server.started_at < clock.started:
+                        clock.started -= server.startup_s
+        except (OpencodeError, AdapterUnavailable) as exc:
+            tools.point_at(None)
             return RunResult(error=f"opencode server unavailable: {exc}")
         try:
-            return self._run_session(server, request)
+            return clock.apply(self._run_session(server, request, clock))
         finally:
             if dedicated is not None:
                 dedicated.stop()
-            tools.point_at({})
+            tools.point_at(None)
 
-    def _run_session(self, server: OpencodeServer, request: RunRequest) -> RunResult:
+    def _run_session(
+        self, server: OpencodeServer, request: RunRequest, clock: RuntimeClock
+    ) -> RunResult:
         client = server.client
         transcript: dict[str, Any] = {"opencode_version": self.version, "server_pid": server.pid}
         try:
@@ -240,10 +258,12 @@ class OpencodeAdapter:
         if self.options.agent:
             body["agent"] = self.options.agent
         error: str | None = None
+        clock.mark_ready()
         try:
             client.call(
                 "POST", f"/session/{session_id}/message", body, timeout=request.remaining_s()
             )
+            clock.mark_answered()
         except OpencodeTimeout as exc:
             error = f"{exc} (item timeout {request.timeout_s:g}s)"
             self._best_effort(server, "POST", f"/session/{session_id}/abort")
@@ -255,6 +275,10 @@ class OpencodeAdapter:
         self._best_effort(server, "DELETE", f"/session/{session_id}")
         return result
 
+    def _secrets(self, server: OpencodeServer) -> list[str]:
+        found = {server.password, *self._provider_secrets, *secret_values(os.environ)}
+        return sorted((s for s in found if s), key=len, reverse=True)
+
     def _collect(
         self,
         server: OpencodeServer,
@@ -263,9 +287,11 @@ class OpencodeAdapter:
         transcript: dict[str, Any],
     ) -> None:
         try:
-            messages = server.client.call(
+            raw = server.client.call(
                 "GET", f"/session/{session_id}/message", timeout=_COLLECT_TIMEOUT_S
             )
+            # Tool output can echo a key from the environment: nothing recorded keeps it.
+            messages = json.loads(redact(json.dumps(raw), self._secrets(server)))
             summary = summarize(messages)
         except (OpencodeError, MessageFormatError) as exc:
             if result.error is None:
@@ -278,9 +304,10 @@ class OpencodeAdapter:
         result.final_text = summary.final_text
         result.api_calls = summary.api_calls
         result.timing_breakdown = summary.timing
+        result.sdk_latency_ms = summary.sdk_latency_ms
         result.model = summary.model or result.model
         if result.error is None and summary.error is not None:
-            result.error = f"opencode reported: {summary.error}"
+            result.error = summary.error
 
     @staticmethod
     def _best_effort(server: OpencodeServer, method: str, path: str) -> None:
@@ -289,3 +316,15 @@ class OpencodeAdapter:
         # Cleanup of a session the server may already have dropped.
         with contextlib.suppress(OpencodeError):
             server.client.call(method, path, timeout=_CLEANUP_TIMEOUT_S)
+
+
+def _provider_keys(providers: list[Any]) -> set[str]:
+    """The API keys the configured providers hold (a key written into a config file is not in
+    the environment, yet must not be recorded either)."""
+    keys: set[str] = set()
+    for provider in providers:
+        options = provider.get("options") if isinstance(provider, Mapping) else None
+        key = options.get("apiKey") if isinstance(options, Mapping) else None
+        if isinstance(key, str) and len(key) >= 8:
+            keys.add(key)
+    return keys

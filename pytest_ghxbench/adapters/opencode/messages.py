@@ -4,7 +4,13 @@ A message is ``{"info": {...}, "parts": [...]}``. Assistant ``info`` carries ``t
 (``input``, ``output``, ``reasoning``, ``cache.read``, ``cache.write``), ``cost`` and ``time``
 (``created``, ``completed``, epoch milliseconds). Parts of type ``text``, ``reasoning``
 (``time.start``/``time.end``) and ``tool`` (``tool``, ``state.status/input/output``,
-``state.time.start/end``) are what we read; other part types are ignored.
+``state.time.start/end``) are what we read; other part types are ignored. A call of a tool the
+agent was not offered is a ``tool`` part named ``invalid`` whose input names the tool; it is
+recorded under that name, as a failed call. An assistant message whose model request failed
+carries ``info.error`` (``{"name": "APIError", "data": {"message", "statusCode", ...}}``).
+
+Every assistant message is one model request (OpenCode retries a failed request inside the same
+message without recording it, so retries are not counted).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class SessionSummary:
     model: str | None
     timing: dict[str, float]
     error: str | None
+    sdk_latency_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -73,11 +80,16 @@ def _tool_call(part: Mapping[str, Any], span: _Span | None, where: str) -> ToolC
     state = _mapping(part.get("state"), f"{where}.state")
     arguments = _mapping(state.get("input"), f"{where}.state.input")
     output = state.get("output", state.get("error"))
+    name = str(part.get("tool") or "unknown")
+    ok = state.get("status") == "completed"
+    if name == "invalid" and isinstance(arguments.get("tool"), str):
+        # OpenCode's stand-in for a tool the agent was not offered: a refused call
+        name, ok = arguments["tool"], False
     return ToolCall(
-        name=str(part.get("tool") or "unknown"),
+        name=name,
         arguments=dict(arguments),
         duration_ms=None if span is None else span.end - span.start,
-        ok=state.get("status") == "completed",
+        ok=ok,
         output=None if output is None else str(output),
     )
 
@@ -128,6 +140,7 @@ def summarize(messages: Any) -> SessionSummary:
     model: str | None = None
     error: str | None = None
     completed: float | None = None
+    asked: float | None = None
     assistant_messages = 0
     for index, message in enumerate(messages):
         where = f"message {index}"
@@ -137,6 +150,10 @@ def summarize(messages: Any) -> SessionSummary:
         if not isinstance(parts, list):
             raise MessageFormatError(f"{where}.parts: expected an array")
         if info.get("role") != "assistant":
+            if info.get("role") == "user" and asked is None:
+                user_time = _mapping(info.get("time"), f"{where}.info.time")
+                if user_time.get("created") is not None:
+                    asked = _number(user_time["created"], f"{where}.info.time.created")
             continue
         assistant_messages += 1
         tokens = _mapping(info.get("tokens"), f"{where}.info.tokens")
@@ -183,12 +200,20 @@ def summarize(messages: Any) -> SessionSummary:
         model=model,
         timing=timing_breakdown(spans, completed),
         error=error,
+        sdk_latency_ms=None if asked is None or completed is None else max(0.0, completed - asked),
     )
 
 
 def _describe_error(error: Any) -> str:
+    """A message's error as a runner error: a model API error as ``API error: HTTP <status>:
+    <the API's message>``, anything else as ``<name>: <message>``."""
     if isinstance(error, Mapping):
+        name = str(error.get("name") or "error")
         data = error.get("data")
         message = data.get("message") if isinstance(data, Mapping) else None
-        return f"{error.get('name', 'error')}: {message or error}"
+        status = data.get("statusCode") if isinstance(data, Mapping) else None
+        if name == "APIError":
+            where = f"HTTP {status}: " if isinstance(status, int) else ""
+            return f"API error: {where}{message or error}"
+        return f"{name}: {message or error}"
     return str(error)

@@ -1,11 +1,14 @@
 """Running ``opencode serve``: a free port on 127.0.0.1, a random password, readiness, shutdown.
 
-How an item's tools reach a server that outlives the item: the server is started with ``PATH``
-beginning with a per-session directory of ``gh``/``ghx`` shims. Each shim sources the session's
-*item pointer* file (``item.env``: ``export`` lines for the current item's tool environment,
-rewritten by :meth:`ToolEnvironment.point_at` before every item; items run one at a time per
-process) and then execs the real command found on the item's ``PATH``. The sandbox's MCP server
-reads its state file once at start, so ``mcp`` items get a server of their own instead.
+How an item's tools reach a server that outlives the item: the session's shared server (for
+``agent_direct`` and ``ghx`` items) is started with ``PATH`` beginning with a per-session
+directory of ``gh``/``ghx``/``github-mcp-server`` shims. Each shim sources the session's *item
+pointer* file (``item.env``: ``export`` lines for the current item's tool environment, rewritten
+by :meth:`ToolEnvironment.point_at` before every item; items run one at a time per process) and
+then execs the program found on the item's ``PATH``, where the backend shadows the programs of
+the other modes with scripts that refuse. Between items the pointer makes every shim refuse.
+An ``mcp`` item gets a server of its own, started with the item's ``PATH`` (no shims) and its
+MCP server configured, because the MCP server is the item's.
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ __all__ = ["OpencodeServer", "ServerStartError", "ToolEnvironment", "free_port"]
 
 PASSWORD_ENV = "OPENCODE_SERVER_PASSWORD"
 CONFIG_CONTENT_ENV = "OPENCODE_CONFIG_CONTENT"
-TOOL_NAMES = ("gh", "ghx")
-MCP_LAUNCHER = "ghxbench-mcp"
+TOOL_NAMES = ("gh", "ghx", "github-mcp-server")
+ACTIVE_ENV = "GHXBENCH_OPENCODE_ITEM"
 
 
 class ServerStartError(OpencodeError):
@@ -56,72 +59,66 @@ class ToolEnvironment:
         self.pointer = directory / "item.env"
         self.base_path = base_path
         self.shim_dir.mkdir(parents=True, exist_ok=True)
-        self.point_at({})
+        self.point_at(None)
         for name in TOOL_NAMES:
-            self._write_launcher(name, f'exec {name} "$@"')
-        # The item's backend names its MCP server (GHXBENCH_MCP_COMMAND, shell-quoted).
-        self._write_launcher(
-            MCP_LAUNCHER,
-            'if [ -n "${GHXBENCH_MCP_COMMAND:-}" ]; then eval "exec $GHXBENCH_MCP_COMMAND"; fi\n'
-            "echo 'ghxbench: the item has no MCP server (GHXBENCH_MCP_COMMAND is not set)' >&2\n"
-            "exit 1",
-        )
+            self._write_shim(name)
 
-    def _write_launcher(self, name: str, command: str) -> None:
+    def _write_shim(self, name: str) -> None:
         target = self.shim_dir / name
         target.write_text(
             "#!/bin/sh\n"
             f"# {name}: runs with the tool environment of the item pytest-ghxbench is on.\n"
             f". {shlex.quote(str(self.pointer))}\n"
-            f"{command}\n",
+            f'if [ -z "${{{ACTIVE_ENV}:-}}" ]; then\n'
+            f"  echo '{name}: not available: no pytest-ghxbench item is running' >&2\n"
+            "  exit 127\n"
+            "fi\n"
+            f'exec {name} "$@"\n',
             encoding="utf-8",
         )
         target.chmod(0o755)
 
     @property
     def server_path(self) -> str:
-        """``PATH`` for the server: the shims first, then the harness's own ``PATH``."""
+        """``PATH`` for the shared server: the shims first, then the harness's own ``PATH``."""
         return f"{self.shim_dir}{os.pathsep}{self.base_path}"
 
-    def point_at(self, item_env: Mapping[str, str]) -> None:
+    def point_at(self, item_env: Mapping[str, str] | None) -> None:
         """Make the shims run with ``item_env`` (its ``PATH``, or the harness's, never the shim
-        directory itself, so a shim cannot call itself)."""
-        values = dict(item_env)
-        path = values.get("PATH") or self.base_path
-        values["PATH"] = os.pathsep.join(
-            p for p in path.split(os.pathsep) if p != str(self.shim_dir)
-        )
-        lines = [f"export {key}={shlex.quote(value)}" for key, value in sorted(values.items())]
+        directory itself, so a shim cannot call itself); ``None``: make them refuse."""
+        lines: list[str] = []
+        if item_env is not None:
+            values = dict(item_env)
+            path = values.get("PATH") or self.base_path
+            values["PATH"] = os.pathsep.join(
+                p for p in path.split(os.pathsep) if p != str(self.shim_dir)
+            )
+            values[ACTIVE_ENV] = "1"
+            lines = [f"export {key}={shlex.quote(value)}" for key, value in sorted(values.items())]
+        else:
+            lines = [f"unset {ACTIVE_ENV}"]
         temporary = self.pointer.with_suffix(".tmp")
         temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(temporary, self.pointer)
 
-    def mcp_config(self) -> dict[str, Any]:
-        """OpenCode config that gives the agent the MCP server of the current item (the
-        backend's, or the sandbox's on the item's state)."""
-        return {
-            "mcp": {
-                "ghxbench": {
-                    "type": "local",
-                    "command": [str(self.shim_dir / MCP_LAUNCHER)],
-                    "enabled": True,
-                }
-            }
-        }
-
 
 class OpencodeServer:
-    """One ``opencode serve`` process. Output goes to ``log_path`` (not a pipe, so a chatty
-    server cannot block on a full pipe)."""
+    """One ``opencode serve`` process, started with exactly ``env`` (plus its password and the
+    adapter's ``config``, merged over any ``OPENCODE_CONFIG_CONTENT`` in ``env``). Output goes
+    to ``log_path`` (not a pipe, so a chatty server cannot block on a full pipe).
+
+    Ready means: ``GET /global/health`` answers, the providers are loaded and, with
+    ``mcp_servers``, those MCP servers are connected; ``startup_s`` is spawn → ready."""
 
     def __init__(
         self,
         binary: str,
         *,
         workdir: Path,
-        path: str,
+        env: Mapping[str, str],
         config: Mapping[str, Any] | None = None,
         startup_timeout_s: float = 30.0,
+        mcp_servers: tuple[str, ...] = (),
     ) -> None:
         self.binary = binary
         self.workdir = workdir
@@ -130,25 +127,50 @@ class OpencodeServer:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.client = OpencodeClient(self.base_url, self.password)
         self.log_path = workdir / f"opencode-serve-{self.port}.log"
-        env = {**os.environ, "PATH": path, PASSWORD_ENV: self.password}
+        full = {**env, PASSWORD_ENV: self.password}
         if config:
-            env[CONFIG_CONTENT_ENV] = json.dumps(config)
+            merged = merged_config(env.get(CONFIG_CONTENT_ENV), config)
+            full[CONFIG_CONTENT_ENV] = json.dumps(merged)
         workdir.mkdir(parents=True, exist_ok=True)
+        self.started_at = time.monotonic()
+        self.startup_s = 0.0
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [binary, "serve", "--port", str(self.port), "--hostname", "127.0.0.1"],
                 cwd=workdir,
-                env=env,
+                env=full,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         try:
+            deadline = self.started_at + startup_timeout_s
             self._wait_ready(startup_timeout_s)
+            self._warm_up(deadline, mcp_servers)
         except BaseException:
             self.stop()
             raise
+        self.startup_s = time.monotonic() - self.started_at
+
+    def _warm_up(self, deadline: float, mcp_servers: tuple[str, ...]) -> None:
+        """Load the providers (the first prompt would) and connect the MCP servers, so that
+        their start is startup, not the first item's latency."""
+        remaining = max(1.0, deadline - time.monotonic())
+        self.client.call("GET", "/config/providers", timeout=remaining)
+        if not mcp_servers:
+            return
+        status = self.client.call("GET", "/mcp", timeout=max(1.0, deadline - time.monotonic()))
+        for name in mcp_servers:
+            entry = status.get(name) if isinstance(status, Mapping) else None
+            state = entry.get("status") if isinstance(entry, Mapping) else None
+            if state != "connected":
+                detail = entry.get("error") if isinstance(entry, Mapping) else None
+                raise ServerStartError(
+                    f"the MCP server {name!r} did not connect (status {state!r}"
+                    + (f": {detail}" if detail else "")
+                    + f"): {self.log_tail()}"
+                )
 
     @property
     def pid(self) -> int:
@@ -205,6 +227,16 @@ class OpencodeServer:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=grace_s)
+
+
+def merged_config(existing: str | None, ours: Mapping[str, Any]) -> dict[str, Any]:
+    """The user's ``OPENCODE_CONFIG_CONTENT`` (if any) with the adapter's top-level keys over it
+    (a malformed one is replaced: OpenCode would refuse to start with it)."""
+    base: Any = {}
+    if existing:
+        with contextlib.suppress(json.JSONDecodeError):
+            base = json.loads(existing)
+    return {**(base if isinstance(base, dict) else {}), **ours}
 
 
 def session_directory() -> Path:

@@ -1,0 +1,224 @@
+"""The opencode adapter with the real ``opencode`` CLI against a scripted chat completions model.
+
+OpenCode reaches the model through an ``@ai-sdk/openai-compatible`` provider declared in the
+file ``OPENCODE_CONFIG`` names (bundled in the binary: nothing is downloaded at run time), its
+key read from ``SCRIPTED_API_KEY``. One scenario per mode; each test starts ``opencode serve``
+(about 2 s) once, plus once per mcp item.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Imported here, before any in-process run: a run's modules are unloaded after it, and
+# cryptography's bindings do not survive being imported a second time in one process.
+import pytest_ghxbench.sandbox.api.tls  # noqa: F401
+from tests.agent_clis.dialect_chat import SCRIPTED_MODEL, SHELL_TOOL, ChatCompletions
+from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written_text
+from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
+from tests.agent_clis.scripted import (
+    Action,
+    Answer,
+    Failure,
+    McpCall,
+    Script,
+    ScriptedModel,
+    Turn,
+    Usage,
+)
+
+pytestmark = pytest.mark.timeout(180)
+
+USAGE = Usage(input=1000, output=50, cache_read=200, reasoning=20)
+THINK_S = 0.4
+PROVIDER = "scripted"
+PINNED_MCP_TOOL = "get_pull_request"
+CONVERSATION_MARK = "You are opencode"
+"""The start of OpenCode's system prompt: every request the test counts is a conversation
+request (a title or summary request would carry another prompt)."""
+
+
+def pinned(script: Script) -> Script:
+    """``script`` adjusted to what the pinned tools offer (``pr_view.py`` assumes otherwise):
+    github-mcp-server 0.12.1 reads a pull request with ``get_pull_request`` (no
+    ``pull_request_read``), and the built-in ghx prints ``{"ok", "data"}`` without ``error``
+    and ``meta``, which the answer then completes."""
+
+    def adjusted(turn: Turn) -> Action:
+        action = script(turn)
+        offered = turn.tool_names
+        if (
+            isinstance(action, McpCall)
+            and action.tool == MCP_TOOL
+            and not any(name.endswith(f"_{MCP_TOOL}") for name in offered)
+            and any(name.endswith(f"_{PINNED_MCP_TOOL}") for name in offered)
+        ):
+            arguments = {k: v for k, v in action.arguments.items() if k != "method"}
+            return McpCall(PINNED_MCP_TOOL, arguments)
+        if isinstance(action, Answer):
+            envelope = json.loads(action.text)
+            if envelope.get("ok") is True and "meta" not in envelope:
+                envelope = {**envelope, "error": None, "meta": {"route_used": "cli"}}
+                return Answer(json.dumps(envelope))
+        return action
+
+    return adjusted
+
+
+@pytest.fixture
+def opencode(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """``start(script)``: a scripted model the real OpenCode is configured to use."""
+    binary = agent_cli("opencode")
+    models: list[ScriptedModel] = []
+
+    def start(script: Script) -> ScriptedModel:
+        model = ScriptedModel(ChatCompletions(), script, USAGE, think_s=THINK_S)
+        models.append(model)
+        config = pytester.path / "opencode-provider.json"
+        provider = {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Scripted",
+            "options": {"baseURL": model.url + "/v1", "apiKey": "{env:SCRIPTED_API_KEY}"},
+            "models": {SCRIPTED_MODEL: {"name": SCRIPTED_MODEL}},
+        }
+        config.write_text(json.dumps({"provider": {PROVIDER: provider}}))
+        monkeypatch.setenv("OPENCODE_CONFIG", str(config))
+        monkeypatch.setenv("OPENCODE_DISABLE_MODELS_FETCH", "1")
+        monkeypatch.setenv("OPENCODE_DISABLE_AUTOUPDATE", "1")
+        monkeypatch.setenv("SCRIPTED_API_KEY", CANARY_KEY)
+        return model
+
+    yield start, binary
+    for model in models:
+        model.close()
+
+
+def pyproject(binary: str) -> str:
+    return (
+        "[tool.ghxbench.adapters.opencode]\n"
+        f"binary = {json.dumps(binary)}\n"
+        f'model = "{PROVIDER}/{SCRIPTED_MODEL}"\n'
+    )
+
+
+def run(
+    pytester: pytest.Pytester, opencode: Any, mode: str, script: Script
+) -> tuple[pytest.RunResult, list[dict[str, Any]], ScriptedModel]:
+    """One run of the plugin (one per test: a second in-process run in the same test breaks
+    the sandbox's crypto imports); ``mode`` may list several modes."""
+    start, binary = opencode
+    model = start(script)
+    result, rows = run_pr_view(pytester, adapter="opencode", mode=mode, config=pyproject(binary))
+    assert len(rows) == len(mode.split(",")), result.stdout.str()[-3000:]
+    assert CANARY_KEY not in written_text(pytester.path)
+    for exchange in model.exchanges:  # no side requests: every one is the conversation
+        system = exchange.body["messages"][0]
+        assert system["role"] == "system" and CONVERSATION_MARK in str(system["content"])
+        assert exchange.headers.get("authorization") == f"Bearer {CANARY_KEY}"
+    return result, rows, model
+
+
+def transcript_calls(root: Path, mode: str) -> list[dict[str, Any]]:
+    """The tool calls the transcript records for the last attempt of the item of ``mode``."""
+    records = [
+        record
+        for path in (root / ".ghxbench" / "transcripts").rglob("*.jsonl")
+        for line in path.read_text().splitlines()
+        for record in [json.loads(line)]
+        if record["mode"] == mode
+    ]
+    assert records
+    calls: list[dict[str, Any]] = max(records, key=lambda r: r["attempt"])["tool_calls"]
+    return calls
+
+
+def assert_measured(row: dict[str, Any], answers: int) -> None:
+    """Exact usage for ``answers`` model requests, and the timing fields."""
+    assert row["api_calls"] == answers
+    assert row["tokens"] == {
+        "input": answers * USAGE.input,
+        "output": answers * USAGE.output,
+        "reasoning": answers * USAGE.reasoning,
+        "cache_read": answers * USAGE.cache_read,
+        "cache_write": 0,  # chat completions report no cache writes
+        "total": answers * (USAGE.input + USAGE.output + USAGE.reasoning + USAGE.cache_read),
+    }
+    assert row["latency_ms_wall"] >= answers * THINK_S * 1000
+    assert row["startup_ms"] > 0
+    assert row["sdk_latency_ms"] is not None and row["sdk_latency_ms"] > 0
+    assert row["model"]["provider_id"] == PROVIDER and row["model"]["model_id"] == SCRIPTED_MODEL
+
+
+def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode: Any) -> None:
+    direct_script, mcp_script = pr_view_script("agent_direct"), pinned(pr_view_script("mcp"))
+
+    def script(turn: Turn) -> Action:  # the item's mode shows in the tools it is offered
+        return (direct_script if SHELL_TOOL in turn.tool_names else mcp_script)(turn)
+
+    _, rows, model = run(pytester, opencode, "agent_direct,mcp", script)
+    direct, mcp = sorted(rows, key=lambda row: row["mode"] != "agent_direct")
+    direct_asks = [e for e in model.exchanges if SHELL_TOOL in e.turn.tool_names]
+    mcp_asks = [e for e in model.exchanges if SHELL_TOOL not in e.turn.tool_names]
+    assert (len(direct_asks), len(mcp_asks)) == (2, 2)
+
+    assert direct["success"] is True, direct
+    assert_measured(direct, len(direct_asks))
+    # the shell tool, and only it: every other tool is denied, so not offered
+    assert direct_asks[0].turn.tool_names == [SHELL_TOOL]
+    (call,) = transcript_calls(pytester.path, "agent_direct")
+    assert (call["name"], call["arguments"]["command"], call["ok"]) == (
+        SHELL_TOOL,
+        GH_COMMAND,
+        True,
+    )
+
+    assert mcp["success"] is True, mcp
+    assert_measured(mcp, len(mcp_asks))
+    offered = mcp_asks[0].turn.tool_names
+    assert offered and all(name.startswith("ghxbench_") for name in offered)
+    (call,) = transcript_calls(pytester.path, "mcp")
+    assert call["name"] == f"ghxbench_{PINNED_MCP_TOOL}" and call["ok"] is True
+    # Starting the item's server and its MCP server is startup, not latency: the same script
+    # takes the same time in both modes, apart from the tools' own run time (gh takes about
+    # 0.6 s here, an MCP call 0.05 s).
+    model_ms = [
+        row["latency_ms_wall"] - row["timing_breakdown"]["tool_ms"] for row in (direct, mcp)
+    ]
+    assert abs(model_ms[0] - model_ms[1]) < 500, (direct, mcp)
+
+
+def test_ghx_item_runs_ghx(pytester: pytest.Pytester, opencode: Any) -> None:
+    _, (row,), model = run(pytester, opencode, "ghx", pinned(pr_view_script("ghx")))
+    assert row["success"] is True, row
+    assert_measured(row, model.answers)
+    (call,) = transcript_calls(pytester.path, "ghx")
+    assert (call["name"], call["arguments"]["command"]) == (SHELL_TOOL, GHX_COMMAND)
+
+
+def test_gh_in_an_mcp_item_is_refused_and_fails(pytester: pytest.Pytester, opencode: Any) -> None:
+    script = pr_view_script("mcp", tool_mode="agent_direct")
+    _, (row,), model = run(pytester, opencode, "mcp", script)
+    assert row["success"] is False
+    assert row["api_calls"] == 2
+    assert model.answers == 4  # the scenario allows one retry of a failed item
+    (call,) = transcript_calls(pytester.path, "mcp")
+    assert call["name"] == SHELL_TOOL and call["ok"] is False
+    assert "unavailable tool" in call["output"]
+
+
+def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, opencode: Any) -> None:
+    message = "scripted: this model is not available to your organization"
+
+    def refuse(turn: Turn) -> Failure:
+        return Failure(400, message)
+
+    _, (row,), model = run(pytester, opencode, "agent_direct", refuse)
+    assert model.answers == 2  # the scenario allows one retry of a failed item
+    assert row["success"] is False
+    assert row["error"]["type"] == "runner_error"
+    assert message in row["error"]["message"]
