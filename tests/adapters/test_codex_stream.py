@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +18,51 @@ from tests.adapters.fakes.helpers import FAKES, fake_env, fake_request, group_go
 STARTED = {"type": "thread.started", "thread_id": "th-9"}
 
 
+@pytest.fixture(autouse=True)
+def codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A CODEX_HOME of the test's own (the machine's ~/.codex is never read)."""
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    return home
+
+
+def write_rollout(home: Path, thread_id: str, responses: int) -> None:
+    """The rollout Codex files for ``thread_id``: one ``token_usage_record`` per response."""
+    day = home / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    lines = [{"type": "session_meta", "payload": {"id": thread_id}}]
+    lines += [
+        {"type": "token_usage_record", "payload": {"response_id": f"r{n}"}}
+        for n in range(responses)
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    (day / f"rollout-2026-01-01T00-00-00-{thread_id}.jsonl").write_text(text)
+
+
 def command(item_id: str, cmd: str, status: str = "in_progress", **more: Any) -> dict[str, Any]:
     kind = "item.started" if status == "in_progress" else "item.completed"
     item = {"id": item_id, "type": "command_execution", "command": cmd, "status": status, **more}
     return {"type": kind, "item": item}
 
 
-def turn_completed(inp: int, cached: int, out: int) -> dict[str, Any]:
-    usage = {"input_tokens": inp, "cached_input_tokens": cached, "output_tokens": out}
+def turn_completed(
+    inp: int, cached: int, out: int, reasoning: int = 0, written: int = 0
+) -> dict[str, Any]:
+    usage = {
+        "input_tokens": inp,
+        "cached_input_tokens": cached,
+        "cache_write_input_tokens": written,
+        "output_tokens": out,
+        "reasoning_output_tokens": reasoning,
+    }
     return {"type": "turn.completed", "usage": usage}
 
 
 MESSAGE = {"type": "item.completed", "item": {"id": "m1", "type": "agent_message", "text": "{}"}}
 
 
-def test_rows_match_the_stream(tmp_path: Path) -> None:
+def test_rows_match_the_stream(tmp_path: Path, codex_home: Path) -> None:
     mcp_item = {
         "id": "i2",
         "type": "mcp_tool_call",
@@ -41,6 +72,7 @@ def test_rows_match_the_stream(tmp_path: Path) -> None:
         "status": "in_progress",
     }
     steps: list[dict[str, Any]] = [
+        {"sleep": 0.2},
         {"event": STARTED},
         {"event": {"type": "turn.started"}},
         {"event": command("i1", "gh pr list")},
@@ -49,15 +81,27 @@ def test_rows_match_the_stream(tmp_path: Path) -> None:
         {"event": {"type": "item.started", "item": mcp_item}},
         {"event": {"type": "item.completed", "item": {**mcp_item, "status": "failed"}}},
         {"event": {"type": "item.completed", "item": {"id": "r", "type": "reasoning"}}},
+        {"sleep": 0.2},
         {"event": MESSAGE},
-        {"event": turn_completed(1000, 600, 50)},
+        {"sleep": 0.3},
+        {"event": turn_completed(1000, 600, 50, reasoning=20, written=100)},
     ]
+    write_rollout(codex_home, "th-9", responses=3)
     result = CodexAdapter().run(fake_request(tmp_path, steps))
     assert result.error is None
     assert result.final_text == "{}"
     assert result.session_id == "th-9"
-    assert result.api_calls == 1
-    assert result.tokens == Tokens(input=400, output=50, cache_read=600)
+    assert (result.api_calls, result.internal_retry_count) == (3, 0)
+    # Codex's input holds the cached and cache-written tokens, its output the reasoning ones.
+    assert result.tokens == Tokens(
+        input=300, output=30, reasoning=20, cache_read=600, cache_write=100
+    )
+    # Ready at thread.started (after ~0.2 s), answered at the agent message (~0.5 s later,
+    # not at turn.completed another 0.3 s on).
+    assert result.startup_ms is not None and 150 <= result.startup_ms < 3000
+    assert result.latency_ms is not None and 450 <= result.latency_ms < 750
+    assert result.timing_breakdown is not None
+    assert result.timing_breakdown["tool_ms"] >= 250
     shell, mcp = result.tool_calls
     assert (shell.name, shell.arguments, shell.ok, shell.output) == (
         "command_execution",
@@ -76,7 +120,23 @@ def test_usage_adds_up_over_turns(tmp_path: Path) -> None:
     ]
     result = CodexAdapter().run(fake_request(tmp_path, steps))
     assert result.tokens == Tokens(input=200, output=15, cache_read=200)
-    assert result.api_calls == 2
+    assert result.api_calls is None  # no rollout (e.g. --ephemeral): unknown, not a guess
+    assert (result.startup_ms, result.latency_ms) == (None, None)  # never ready
+
+
+def test_retried_requests_are_counted_not_fatal(tmp_path: Path, codex_home: Path) -> None:
+    notice = "Reconnecting... {}/5 (We're currently experiencing high demand.)"
+    steps: list[dict[str, Any]] = [
+        {"event": STARTED},
+        {"event": {"type": "error", "message": notice.format(1)}},
+        {"event": {"type": "error", "message": notice.format(2)}},
+        {"event": MESSAGE},
+        {"event": turn_completed(10, 0, 1)},
+    ]
+    write_rollout(codex_home, "th-9", responses=1)
+    result = CodexAdapter().run(fake_request(tmp_path, steps))
+    assert result.error is None
+    assert (result.api_calls, result.internal_retry_count) == (3, 2)
 
 
 @pytest.mark.parametrize("mode", ["agent_direct", "ghx", "mcp"])
@@ -93,13 +153,18 @@ def test_command_line_per_mode(tmp_path: Path, mode: str) -> None:
     assert argv[argv.index("--cd") + 1] == str(tmp_path)
     assert argv[-1] == f"{request.instructions}\n\n{request.prompt}"
     overrides = [argv[i + 1] for i, a in enumerate(argv) if a == "-c"]
+    # Commands run in a plain shell with the item's PATH; no hosted web search in any mode.
+    assert overrides[:2] == ["allow_login_shell=false", 'web_search="disabled"']
     if mode == "mcp":
-        # The backend's launcher holds the token; the runtime is given only its path.
-        assert overrides[0] == f"mcp_servers.ghxbench.command={json.dumps(launcher)}"
-        assert overrides[1] == 'mcp_servers.ghxbench.args=["stdio"]'
-        assert overrides[2] == "mcp_servers.ghxbench.env={}"
+        # No shell tool. The backend's launcher holds the token; the runtime gets its path.
+        assert overrides[2:] == [
+            "features.shell_tool=false",
+            f"mcp_servers.ghxbench.command={json.dumps(launcher)}",
+            'mcp_servers.ghxbench.args=["stdio"]',
+            "mcp_servers.ghxbench.env={}",
+        ]
     else:
-        assert overrides == []
+        assert overrides[2:] == []
 
 
 def test_the_fake_can_drive_sandbox_tools_on_path(tmp_path: Path) -> None:
@@ -126,11 +191,31 @@ def test_the_fake_can_drive_sandbox_tools_on_path(tmp_path: Path) -> None:
 
 
 def test_turn_failed_is_a_runner_error(tmp_path: Path) -> None:
+    message = "Missing environment variable: `SCRIPTED_KEY`."
     steps: list[dict[str, Any]] = [
-        {"event": {"type": "turn.failed", "error": {"message": "rate limited"}}}
+        {"event": STARTED},
+        {"event": {"type": "error", "message": message}},
+        {"event": {"type": "turn.failed", "error": {"message": message}}},
+        {"exit": 1},
     ]
     result = CodexAdapter().run(fake_request(tmp_path, steps))
-    assert result.error == "codex: turn.failed: rate limited"
+    assert result.error == f"codex: turn failed: {message}"
+
+
+def test_a_model_api_error_is_reported_with_the_apis_message(
+    tmp_path: Path, codex_home: Path
+) -> None:
+    body = {"error": {"message": "model is tired", "type": "invalid_request_error"}}
+    steps: list[dict[str, Any]] = [
+        {"event": STARTED},
+        {"event": {"type": "error", "message": json.dumps(body)}},
+        {"event": {"type": "turn.failed", "error": {"message": json.dumps(body)}}},
+        {"exit": 1},
+    ]
+    write_rollout(codex_home, "th-9", responses=0)
+    result = CodexAdapter().run(fake_request(tmp_path, steps))
+    assert result.error == "codex: model API error: model is tired"
+    assert result.api_calls == 1  # the refused request
 
 
 def test_hang_past_the_deadline_kills_the_process_group(tmp_path: Path) -> None:
@@ -185,6 +270,50 @@ def test_preflight_without_credentials_is_unavailable(tmp_path: Path) -> None:
     adapter = CodexAdapter(command=str(FAKES / "codex"))
     with pytest.raises(AdapterUnavailable, match="OPENAI_API_KEY"):
         adapter.check_ready({"HOME": str(tmp_path)})
+
+
+PROVIDER_CONFIG = """model_provider = "local"
+[model_providers.local]
+base_url = "http://127.0.0.1:9/v1"
+wire_api = "responses"
+env_key = "LOCAL_LLM_AUTH"
+env_http_headers = { "X-Org" = "LOCAL_LLM_ORG" }
+[model_providers.keyless]
+base_url = "http://127.0.0.1:9/v1"
+"""
+
+
+def test_preflight_checks_the_configured_providers_key(tmp_path: Path, codex_home: Path) -> None:
+    (codex_home / "config.toml").write_text(PROVIDER_CONFIG)
+    adapter = CodexAdapter(command=str(FAKES / "codex"))
+    env = {"CODEX_HOME": str(codex_home), "OPENAI_API_KEY": "sk-not-this-one"}
+    with pytest.raises(AdapterUnavailable, match="LOCAL_LLM_AUTH"):
+        adapter.check_ready(env)
+    adapter.check_ready({**env, "LOCAL_LLM_AUTH": "secret-value"})
+    # A -c override in extra_args selects a provider that needs no key.
+    adapter.extra_args = ["-c", 'model_provider="keyless"']
+    adapter.check_ready({"CODEX_HOME": str(codex_home)})
+
+
+def test_the_runtimes_own_settings_pass_through_and_stay_secret(
+    tmp_path: Path, codex_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (codex_home / "config.toml").write_text(PROVIDER_CONFIG)
+    auth = "plain-looking-value-4711"  # the variable's name does not look like a secret
+    monkeypatch.setenv("LOCAL_LLM_AUTH", auth)
+    monkeypatch.setenv("LOCAL_LLM_ORG", "org-7")
+    monkeypatch.setenv("CODEX_SOMETHING", "1")
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-8")
+    monkeypatch.setenv("UNRELATED_SETTING", "1")
+    leak = {"type": "item.completed", "item": {"id": "m", "type": "agent_message", "text": auth}}
+    steps: list[dict[str, Any]] = [{"event": leak}, {"event": turn_completed(1, 0, 1)}]
+    result = CodexAdapter().run(fake_request(tmp_path, steps))
+    names = record(tmp_path)["env"]
+    assert {"LOCAL_LLM_AUTH", "LOCAL_LLM_ORG", "CODEX_SOMETHING", "OPENAI_ORG_ID"} <= set(names)
+    assert "UNRELATED_SETTING" not in names
+    assert "CODEX_HOME" in names
+    assert result.final_text == "[redacted]"
+    assert auth not in json.dumps(result.transcript)
 
 
 def test_cost_comes_from_the_price_table(tmp_path: Path) -> None:

@@ -1,11 +1,11 @@
-"""``codex exec --json <prompt>``, parsed into a RunResult.
+"""``codex exec --json <prompt>``, parsed into a RunResult (stream: :mod:`.stream`).
 
-Stream facts used (Codex ``exec --json``): one JSON object per line; ``thread.started`` carries
-``thread_id``; ``item.started``/``item.completed`` carry an ``item`` with ``id`` and ``type``
-(``agent_message`` with ``text``, ``reasoning``, ``command_execution`` with ``command``,
-``aggregated_output``, ``exit_code``, ``status``, ``mcp_tool_call`` with ``server``, ``tool``,
-``arguments``, ``status``); ``turn.completed`` carries ``usage`` {``input_tokens``,
-``cached_input_tokens``, ``output_tokens``}; ``turn.failed`` and ``error`` report failures.
+Every item runs with ``-c allow_login_shell=false`` (Codex otherwise runs commands through
+``bash -lc``, and a login shell's ``/etc/profile`` may reset ``PATH``, losing the item's own
+programs and reaching whatever gh the machine has) and without the hosted web search tool; in
+mcp items the shell tool is off (``features.shell_tool=false``), so the agent has the MCP
+server's tools and no shell. The user's Codex setup (``$CODEX_HOME``, its ``config.toml`` and
+the variables it names) reaches the runtime unchanged; see :mod:`.settings`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,20 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from pytest_ghxbench.adapters.codex.settings import (
+    CodexSettings,
+    codex_home,
+    credentials_problem,
+    read_settings,
+    rollout_responses,
+)
+from pytest_ghxbench.adapters.codex.stream import CodexStream
 from pytest_ghxbench.adapters.process import (
-    JsonLineStream,
     ProcessOutcome,
     adapter_table,
     locate_runtime,
@@ -31,14 +39,19 @@ from pytest_ghxbench.adapters.process import (
     secret_values,
     timeout_message,
 )
-from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens, ToolCall
+from pytest_ghxbench.adapters.timing import RuntimeClock
+from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens
 
 __all__ = ["CodexAdapter", "CodexStream", "codex_argv", "codex_cost"]
 
 MCP_SERVER_NAME = "ghxbench"
 CREDENTIAL_VARS = ("OPENAI_API_KEY", "CODEX_API_KEY")
-PASSTHROUGH_VARS = (*CREDENTIAL_VARS, "OPENAI_BASE_URL", "CODEX_HOME")
-TOOL_ITEM_TYPES = ("command_execution", "mcp_tool_call")
+RUNTIME_PREFIXES = ("CODEX_", "OPENAI_")
+"""The runtime's own variables, passed through to it (with those its providers name)."""
+ITEM_OVERRIDES = ("allow_login_shell=false", 'web_search="disabled"')
+"""``-c`` settings of every item: commands run in the item's environment, no web search."""
+MCP_OVERRIDES = ("features.shell_tool=false",)
+"""``-c`` settings of mcp items: no shell tool (``exec_command``, ``write_stdin``)."""
 
 
 def _toml(value: Any) -> str:
@@ -59,6 +72,11 @@ def codex_argv(
     _, model = provider_model(request.model, "openai")
     if model:
         argv += ["--model", model]
+    for setting in ITEM_OVERRIDES:
+        argv += ["-c", setting]
+    if request.mode == "mcp":
+        for setting in MCP_OVERRIDES:
+            argv += ["-c", setting]
     if request.mode == "mcp" and mcp_server is not None:
         command, args, env = mcp_server
         key = f"mcp_servers.{MCP_SERVER_NAME}"
@@ -86,83 +104,6 @@ def codex_cost(
     return None if price is None else pricing.cost_usd(tokens, price)
 
 
-@dataclass
-class CodexStream(JsonLineStream):
-    """Accumulates one ``exec --json`` session; feed it lines with :meth:`feed`."""
-
-    started: dict[str, float] = field(default_factory=dict)
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    thread_id: str | None = None
-    final_text: str | None = None
-    turns_completed: int = 0
-    failures: list[str] = field(default_factory=list)
-    input_tokens: int = 0
-    cached_tokens: int = 0
-    output_tokens: int = 0
-
-    def handle(self, event: dict[str, Any], arrived: float) -> None:
-        kind = event.get("type")
-        item = event.get("item")
-        if kind == "thread.started":
-            self.thread_id = event.get("thread_id") or self.thread_id
-        elif kind == "item.started" and isinstance(item, dict):
-            self.started[str(item.get("id"))] = arrived
-        elif kind == "item.completed" and isinstance(item, dict):
-            self._completed(item, arrived)
-        elif kind == "turn.completed":
-            self.turns_completed += 1
-            usage = event.get("usage")
-            if isinstance(usage, dict):
-                self.input_tokens += _int(usage.get("input_tokens"))
-                self.cached_tokens += _int(usage.get("cached_input_tokens"))
-                self.output_tokens += _int(usage.get("output_tokens"))
-        elif kind in ("turn.failed", "error"):
-            error = event.get("error")
-            message = error.get("message") if isinstance(error, dict) else event.get("message")
-            self.failures.append(f"{kind}: {message}")
-
-    def _completed(self, item: Mapping[str, Any], arrived: float) -> None:
-        item_type = item.get("type")
-        if item_type == "agent_message" and isinstance(item.get("text"), str):
-            self.final_text = item["text"]
-            return
-        if item_type not in TOOL_ITEM_TYPES:
-            return
-        began = self.started.pop(str(item.get("id")), None)
-        duration = (arrived - began) * 1000.0 if began is not None else None
-        if item_type == "command_execution":
-            output = item.get("aggregated_output")
-            self.tool_calls.append(
-                ToolCall(
-                    name="command_execution",
-                    arguments={"command": item.get("command")},
-                    duration_ms=duration,
-                    ok=item.get("status") != "failed" and item.get("exit_code") in (0, None),
-                    output=output if isinstance(output, str) else None,
-                )
-            )
-        else:
-            arguments = item.get("arguments")
-            result = item.get("result")
-            self.tool_calls.append(
-                ToolCall(
-                    name=f"mcp__{item.get('server')}__{item.get('tool')}",
-                    arguments=arguments if isinstance(arguments, dict) else {},
-                    duration_ms=duration,
-                    ok=item.get("status") != "failed" and not item.get("error"),
-                    output=json.dumps(result) if result is not None else None,
-                )
-            )
-
-    def tokens(self) -> Tokens:
-        # Codex counts cached tokens inside input_tokens; Tokens keeps them apart.
-        return Tokens(
-            input=max(0, self.input_tokens - self.cached_tokens),
-            output=self.output_tokens,
-            cache_read=self.cached_tokens,
-        )
-
-
 def _configured_prices(config: Any) -> dict[str, Any]:
     from pytest_ghxbench.options import resolve_settings
 
@@ -175,10 +116,6 @@ def _configured_prices(config: Any) -> dict[str, Any]:
         return dict(pricing.parse_prices(table, "[tool.ghxbench.prices]"))
     except pricing.PriceTableError as exc:
         raise AdapterUnavailable(f"codex: {exc}") from exc
-
-
-def _int(value: Any) -> int:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
 class CodexAdapter:
@@ -210,17 +147,28 @@ class CodexAdapter:
         self.check_ready()
 
     def check_ready(self, environ: Mapping[str, str] | None = None) -> None:
-        """The config-free part of :meth:`preflight`."""
+        """The config-free part of :meth:`preflight`: the binary, and the credentials of the
+        model provider the user's Codex config selects (none for a keyless local server)."""
         self.binary, self.version = locate_runtime("codex", self.command, "Codex")
         env = os.environ if environ is None else environ
-        home = env.get("CODEX_HOME") or os.path.join(env.get("HOME", ""), ".codex")
-        if not any(env.get(v) for v in CREDENTIAL_VARS) and not os.path.isfile(
-            os.path.join(home, "auth.json")
-        ):
-            raise AdapterUnavailable(
-                "codex: no credentials: set OPENAI_API_KEY (or CODEX_API_KEY), "
-                "or run `codex login` once"
-            )
+        problem = credentials_problem(self.settings(env), env, CREDENTIAL_VARS)
+        if problem:
+            raise AdapterUnavailable(f"codex: {problem}")
+
+    def settings(self, environ: Mapping[str, str] | None = None) -> CodexSettings:
+        """The user's Codex settings (``config.toml``, then ``-c`` in ``extra_args``)."""
+        return read_settings(os.environ if environ is None else environ, self.extra_args)
+
+    def environment(self, request: RunRequest, settings: CodexSettings) -> dict[str, str]:
+        """The item's environment plus the runtime's own variables: ``CODEX_*``, ``OPENAI_*``
+        and those its providers name. An item's HOME is private, so ``CODEX_HOME`` points at
+        the user's Codex directory when it exists and the variable is not set."""
+        extra = dict(request.env)
+        if "CODEX_HOME" not in os.environ and settings.home.is_dir():
+            extra.setdefault("CODEX_HOME", str(settings.home))
+        return scrubbed_env(
+            extra, passthrough=(*CREDENTIAL_VARS, *settings.variables), prefixes=RUNTIME_PREFIXES
+        )
 
     def run(self, request: RunRequest) -> RunResult:
         """Run one item and parse its stream; failures become ``RunResult.error``."""
@@ -228,44 +176,69 @@ class CodexAdapter:
             request = replace(request, model=self.model)
         if request.mode not in self.modes:
             return RunResult(error=f"codex: unsupported mode {request.mode!r}")
-        env = scrubbed_env(dict(request.env), passthrough=PASSTHROUGH_VARS)
+        settings = self.settings()
+        env = self.environment(request, settings)
         binary = self.binary or shutil.which(self.command, path=env.get("PATH")) or self.command
         server = mcp_server_command(env) if request.mode == "mcp" else None
+        provider, model = provider_model(request.model, settings.provider)
         argv = [*codex_argv(binary, request, server, self.sandbox)]
+        if model and provider != settings.provider and provider in settings.providers:
+            argv[-1:-1] = ["-c", f"model_provider={_toml(provider)}"]
         argv[-1:-1] = self.extra_args  # options go before the prompt
-        stream = CodexStream()
-        secrets = secret_values(env)
+        secrets = _secrets(env, settings)
+        since = time.time()
+        stream = CodexStream(clock=RuntimeClock())
         try:
             outcome = run_agent_process(
                 argv, env=env, cwd=request.workdir, deadline=request.deadline, on_line=stream.feed
             )
         except OSError as exc:
             return RunResult(error=f"codex: cannot start {binary!r}: {exc}")
-        provider, model = provider_model(request.model, "openai")
+        model = model or settings.model
+        name = f"{provider}/{model}" if model else None
         tokens = stream.tokens()
         final = stream.final_text
-        return RunResult(
+        responses = rollout_responses(codex_home(env), stream.thread_id, since)
+        failed = stream.failed_requests()
+        result = RunResult(
             final_text=redact(final, secrets) if final is not None else None,
             tokens=tokens,
             tool_calls=list(stream.tool_calls),
-            cost_usd=codex_cost(f"{provider}/{model}" if model else None, tokens, self.prices),
+            cost_usd=codex_cost(name, tokens, self.prices),
             session_id=stream.thread_id,
-            model=f"{provider}/{model}" if model else None,
-            api_calls=stream.turns_completed or None,
+            model=name,
+            api_calls=None if responses is None else responses + failed,
+            internal_retry_count=stream.retries,
             transcript=process_transcript(
                 argv, self.version, stream.events, stream.garbage, outcome, secrets
             ),
             error=_error(outcome, stream, secrets),
         )
+        stream.clock.apply(result)
+        if result.latency_ms is not None:
+            tool_ms = sum(call.duration_ms or 0.0 for call in stream.tool_calls)
+            model_ms = max(0.0, result.latency_ms - tool_ms)
+            result.timing_breakdown = {"model_ms": model_ms, "tool_ms": tool_ms}
+        return result
+
+
+def _secrets(env: Mapping[str, str], settings: CodexSettings) -> list[str]:
+    """Credential-like values of ``env``, and the values of every variable a provider names
+    (whatever the variable is called)."""
+    named = [env[name] for name in settings.variables if len(env.get(name, "")) >= 6]
+    return sorted({*secret_values(env), *named}, key=len, reverse=True)
 
 
 def _error(outcome: ProcessOutcome, stream: CodexStream, secrets: Sequence[str]) -> str | None:
     if outcome.timed_out:
         return timeout_message("codex", outcome)
-    if stream.failures:
-        return redact(f"codex: {stream.failures[-1]}", secrets)
+    failure = stream.failure()
+    if failure is not None:
+        what = "model API error" if stream.failed_requests() else "turn failed"
+        return redact(f"codex: {what}: {failure}", secrets)
     if stream.turns_completed == 0 or outcome.returncode != 0:
-        detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
+        detail = stream.notices[-1] if stream.notices else outcome.stderr_tail.strip()[-500:]
+        detail = redact(detail, secrets)
         garbage = f"; {len(stream.garbage)} unparseable line(s)" if stream.garbage else ""
         return f"codex {outcome.describe_exit()} without a completed turn{garbage}" + (
             f": {detail}" if detail else ""
