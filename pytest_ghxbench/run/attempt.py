@@ -8,26 +8,28 @@ the plugin turns those into rows in ``pytest_runtest_makereport``.
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.adapters.registry import open_backend_session
 from pytest_ghxbench.api import BackendSession, RunRequest, RunResult, Tokens, ToolCall
 from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.run import retry
+from pytest_ghxbench.run.backstop import STACKS_ATTR, is_backstop_timeout
 from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
+from pytest_ghxbench.run.failures import ExcInfo, exception_text
 from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.run.redact import secret_values_from_env
 from pytest_ghxbench.run.rows import ItemIdentity, finish_row, outcome_data, runner_error_data
 from pytest_ghxbench.run.session import GhxSession
+from pytest_ghxbench.run.transcripts import transcript_record
 from pytest_ghxbench.scenario.manifest import fixture_repo
 from pytest_ghxbench.scenario.prompt import mode_instructions, render_prompt
-
-_TRANSCRIPT_TEXT_LIMIT = 1_000_000
 
 
 @dataclass
@@ -36,10 +38,27 @@ class AttemptOutcome:
     row_json: str
     failures: list[str]
     answer_excerpt: str
+    item_id: str = ""
+    attempt: int = 1
+    transcript_path: Path = Path()
+    kind: str | None = None  # the retry policy's kind of the failure; None when it passed
+    exc_info: ExcInfo | None = None  # the adapter's exception, from its run() down
+    thread_stacks: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
         return self.row.success and self.row.output_valid
+
+    def release(self) -> None:
+        """Drop the exception (and the adapter's frames it keeps alive) once it is reported."""
+        self.exc_info = None
+
+
+def _from_adapter_run(exc: BaseException) -> ExcInfo:
+    """``exc`` with its traceback starting at the adapter's ``run`` (the first frame is
+    :func:`run_attempt`'s own)."""
+    tb = exc.__traceback__
+    return type(exc), exc, tb.tb_next if tb is not None else None
 
 
 def _result_problem(result: Any) -> str | None:
@@ -68,55 +87,6 @@ def _result_problem(result: Any) -> str | None:
     if result.error is not None and not isinstance(result.error, str):
         return f"adapter returned error of type {type(result.error).__name__}, expected str"
     return None
-
-
-def _transcript(
-    request: RunRequest, result: RunResult | None, verdict: Verdict | None, error: str | None
-) -> dict[str, Any]:
-    final_text = result.final_text if result is not None else None
-    if isinstance(final_text, str) and len(final_text) > _TRANSCRIPT_TEXT_LIMIT:
-        final_text = (
-            final_text[:_TRANSCRIPT_TEXT_LIMIT] + f"\n…[truncated, {len(final_text)} chars]"
-        )
-    calls: Sequence[Any] = result.tool_calls if result is not None else ()
-    return {
-        "item_id": request.item_id,
-        "mode": request.mode,
-        "iteration": request.iteration,
-        "attempt": request.attempt,
-        "instructions": request.instructions,
-        "prompt": request.prompt,
-        "final_text": final_text if isinstance(final_text, str) else repr(final_text),
-        "tool_calls": [
-            {
-                "name": c.name,
-                "arguments": dict(c.arguments),
-                "duration_ms": c.duration_ms,
-                "ok": c.ok,
-                "output": c.output,
-            }
-            for c in calls
-            if isinstance(c, ToolCall)
-        ],
-        "adapter_transcript": _jsonable(result.transcript) if result is not None else None,
-        "verdict": None
-        if verdict is None
-        else {
-            "success": verdict.success,
-            "output_valid": verdict.output_valid,
-            "failures": verdict.failures,
-            "checkpoints": verdict.checkpoints,
-        },
-        "runner_error": error,
-    }
-
-
-def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def _prompt(session: GhxSession, scenario: Any, bound_input: Mapping[str, Any], mode: str) -> str:
@@ -166,6 +136,9 @@ def run_attempt(
     result: RunResult | None = None
     verdict: Verdict | None = None
     error: str | None = None
+    kind: str | None = None
+    caught: ExcInfo | None = None
+    stacks: list[tuple[str, str]] = []
     wall_ms = 0.0
     try:
         if session.backend is not None:
@@ -179,23 +152,40 @@ def run_attempt(
                 error = (
                     f"backend {session.backend.name!r} failed to open: {type(exc).__name__}: {exc}"
                 )
+                kind = retry.classify_message(error)
         if error is None:
             request.deadline = time.monotonic() + timeout_s
             started = time.perf_counter()
+            raw: Any = None
             try:
                 raw = session.adapter.run(request)
             except Exception as exc:
-                raw = None
+                caught = _from_adapter_run(exc)
+                kind = retry.classify_exception(exc)
                 error = f"adapter {session.adapter.name!r} raised {type(exc).__name__}: {exc}"
+            except BaseException as exc:
+                if not is_backstop_timeout(exc):
+                    raise
+                caught = _from_adapter_run(exc)
+                stacks = list(getattr(exc, STACKS_ATTR, ()))
+                kind = retry.TIMEOUT
+                error = (
+                    f"timeout: pytest-timeout stopped the adapter after "
+                    f"{time.perf_counter() - started:.1f}s, past the {timeout_s:g}s deadline "
+                    f"(timeout_ms={scenario.timeout_ms})"
+                )
             wall_ms = (time.perf_counter() - started) * 1000.0
             if error is None:
                 error = _result_problem(raw)
+                kind = retry.ADAPTER_BUG if error is not None else None
                 if error is None:
                     assert isinstance(raw, RunResult)
                     result = raw
                     if result.error:
                         error = f"adapter {session.adapter.name!r} reported: {result.error}"
+                        kind = retry.classify_message(result.error)
                     elif wall_ms > timeout_s * 1000.0:
+                        kind = retry.TIMEOUT
                         error = (
                             f"timeout: the agent ran {wall_ms / 1000:.1f}s, past the "
                             f"{timeout_s:g}s deadline (timeout_ms={scenario.timeout_ms})"
@@ -207,7 +197,9 @@ def run_attempt(
             try:
                 backend_session.close()
             except Exception as exc:  # closing must not hide the outcome
-                error = error or f"backend session failed to close: {type(exc).__name__}: {exc}"
+                if error is None:
+                    error = f"backend session failed to close: {type(exc).__name__}: {exc}"
+                    kind = retry.classify_message(error)
 
     retries = attempt - 1
     if backend_session is not None and getattr(backend_session.env, "materialized", True):
@@ -218,6 +210,7 @@ def run_attempt(
             identity, message, wall_ms=wall_ms, external_retry_count=retries, result=result
         )
         failures = [f"runner error: {message}"]
+        kind = kind or retry.RUNNER_ERROR
     else:
         cost = float(result.cost_usd) if result.cost_usd is not None else 0.0
         data = outcome_data(
@@ -232,9 +225,19 @@ def run_attempt(
             cost_usd=cost,
         )
         failures = list(verdict.failures)
+        kind = None if verdict.success and verdict.output_valid else retry.WRONG_ANSWER
     row, row_json = finish_row(data, session.redactor)
-    record = _transcript(request, result, verdict, error)
-    session.transcripts.write(record, row_json=row_json)
+    record = transcript_record(
+        request,
+        result,
+        verdict,
+        error,
+        kind=kind,
+        traceback=exception_text(caught) if caught is not None else None,
+        thread_stacks=stacks,
+    )
+    transcripts = session.transcripts
+    transcripts.write(record, row_json=row_json)
     final = result.final_text if result is not None else None
     excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""
     return AttemptOutcome(
@@ -242,6 +245,12 @@ def run_attempt(
         row_json=row_json,
         failures=[session.redactor.text(f) for f in failures],
         answer_excerpt=session.redactor.text(excerpt[:2000]),
+        item_id=identity.item_id,
+        attempt=attempt,
+        transcript_path=transcripts.path,
+        kind=kind,
+        exc_info=caught,
+        thread_stacks=stacks,
     )
 
 

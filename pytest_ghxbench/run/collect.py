@@ -13,7 +13,15 @@ from _pytest._io import TerminalWriter
 
 from pytest_ghxbench.options import KNOWN_MODES
 from pytest_ghxbench.run.attempt import AttemptOutcome, run_attempt
-from pytest_ghxbench.run.keys import SESSION_KEY, register_marker
+from pytest_ghxbench.run.backstop import is_backstop_timeout
+from pytest_ghxbench.run.failures import (
+    ScenarioFailed,
+    TransientFailure,
+    failure_report,
+    render_exception,
+)
+from pytest_ghxbench.run.keys import SESSION_KEY
+from pytest_ghxbench.run.retry import RERUN_PATTERN, retry_policy
 from pytest_ghxbench.run.rows import ItemIdentity, item_name
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.scenario.loader import ScenarioError
@@ -82,29 +90,40 @@ def _parametrized_id(parent: pytest.Collector, name: str, params: str) -> Any:
     return parent_id.child(name).with_params(params)
 
 
+def reserved_markers(session: GhxSession) -> set[str]:
+    """Marker names a scenario tag may not take: the item's type and the modes."""
+    return {*RESERVED_MARKERS, *KNOWN_MODES, *session.adapter.modes, *session.modes}
+
+
+def scenario_tags(session: GhxSession) -> list[str]:
+    """The tags of the catalog's scenarios that become markers, sorted."""
+    reserved = reserved_markers(session)
+    tags = {tag for ls in session.catalog.scenarios.values() for tag in ls.scenario.tags}
+    return sorted(tags - reserved)
+
+
 def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) -> None:
     item.add_marker(scenario.kind)
     item.add_marker(mode)
-    session = config.stash[SESSION_KEY]
-    reserved = {*RESERVED_MARKERS, *KNOWN_MODES, *session.adapter.modes, *session.modes}
+    reserved = reserved_markers(config.stash[SESSION_KEY])
     for tag in dict.fromkeys(scenario.tags):
         # A tag may not contradict the item's type or mode: an atomic scenario tagged
         # "workflow" (a GitHub Actions workflow) must not be selected by `-m workflow`.
-        if tag in reserved:
-            continue
-        register_marker(config, tag, f"scenario tag {tag!r}")
-        item.add_marker(tag)
-    timeout_s = scenario.timeout_ms / 1000.0
-    item.add_marker(
-        pytest.mark.timeout(timeout_s + BACKSTOP_GRACE_S, method="signal", func_only=True)
-    )
-    if scenario.allowed_retries > 0 or getattr(config.option, "reruns", None):
-        # Also set at 0 when --reruns is given, so it cannot override the scenario's budget.
-        item.add_marker(pytest.mark.flaky(reruns=scenario.allowed_retries))
-
-
-class ScenarioFailed(Exception):
-    """The item ran but its answer or checkpoints did not hold."""
+        # Tags are registered as markers when the session starts (session_plugin).
+        if tag not in reserved:
+            item.add_marker(tag)
+    plugins = config.pluginmanager
+    if plugins.hasplugin("timeout"):
+        timeout_s = scenario.timeout_ms / 1000.0
+        item.add_marker(
+            pytest.mark.timeout(timeout_s + BACKSTOP_GRACE_S, method="signal", func_only=True)
+        )
+    if plugins.hasplugin("rerunfailures"):
+        reruns = retry_policy(config).max_reruns(scenario.allowed_retries)
+        if reruns > 0 or getattr(config.option, "reruns", None):
+            # Also set at 0 when --reruns is given, so it cannot override the policy; only
+            # attempts the policy retries raise TransientFailure (module run.retry).
+            item.add_marker(pytest.mark.flaky(reruns=reruns, only_rerun=[RERUN_PATTERN]))
 
 
 class ScenarioItem(pytest.Item):
@@ -172,33 +191,27 @@ class ScenarioItem(pytest.Item):
             self.ghx_session, self.identity(), self.scenario, self.bound_input, attempt=attempt
         )
         if not self.outcome.passed:
+            policy = retry_policy(self.config)
+            if policy.retries(self.outcome.kind, self.scenario.allowed_retries, attempt):
+                raise TransientFailure(self.outcome)
             raise ScenarioFailed(self.outcome)
 
     def repr_failure(  # type: ignore[override]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | TerminalRepr:
+        redactor = self.ghx_session.redactor
         if isinstance(excinfo.value, ScenarioFailed) and self.outcome is not None:
-            row = self.outcome.row
-            lines = [
-                f"{self.name} failed (success={row.success}, output_valid={row.output_valid}):"
-            ]
-            lines += [f"  - {failure}" for failure in self.outcome.failures]
-            if self.outcome.answer_excerpt and row.error and row.error.type != "runner_error":
-                lines.append(f"  final answer: {_short(self.outcome.answer_excerpt)}")
-            return "\n".join(lines)
-        if self.outcome is None and "Timeout" in str(excinfo.value):
+            return failure_report(self.config, self.name, self.outcome, redactor)
+        if self.outcome is None and is_backstop_timeout(excinfo.value):
+            # stopped outside the adapter's run() (opening the backend, judging)
             first = str(excinfo.value).strip().splitlines()[0]
-            return (
+            rendered = render_exception(self.config, (excinfo.type, excinfo.value, excinfo.tb))
+            return redactor.text(
                 f"{self.name}: runner error: timeout: pytest-timeout stopped the item "
                 f"{BACKSTOP_GRACE_S:g}s after its {self.scenario.timeout_ms} ms deadline "
-                f"({first})"
+                f"({first})\n\n{rendered}"
             )
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"ghxbench {self.name}"
-
-
-def _short(text: str, limit: int = 400) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.options import Settings
-from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem
+from pytest_ghxbench.run.backstop import BackstopTimer
+from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
     RECORDER_KEY,
@@ -22,7 +23,9 @@ from pytest_ghxbench.run.keys import (
     VERDICT_KEY,
     register_marker,
 )
+from pytest_ghxbench.run.markers import check_mark_expression
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
+from pytest_ghxbench.run.retry import retry_policy
 from pytest_ghxbench.run.rows import finish_row, runner_error_data
 from pytest_ghxbench.run.session import RUN_ID_KEY, build_session
 from pytest_ghxbench.run.verdict import finish_session
@@ -37,6 +40,8 @@ def activate(config: pytest.Config, settings: Settings) -> None:
     session = build_session(config, settings)
     for mode in session.modes:
         register_marker(config, mode, f"ghxbench mode {mode}")
+    for tag in scenario_tags(session):
+        register_marker(config, tag, f"ghxbench scenario tag {tag!r}")
     stray = [
         e
         for e in session.catalog.errors
@@ -48,7 +53,10 @@ def activate(config: pytest.Config, settings: Settings) -> None:
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --ghx-mode=...` without paths runs the benchmark, not the project's tests.
         config.args = [str(settings.scenario_root)]
+    retry_policy(config)  # a bad retry setting is a usage error before anything runs
     config.pluginmanager.register(BenchmarkHooks(), "ghxbench-benchmark")
+    if config.pluginmanager.hasplugin("timeout"):
+        config.pluginmanager.register(BackstopTimer(ScenarioItem), "ghxbench-backstop")
     if not _is_worker(config) and not config.option.collectonly:
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
@@ -74,6 +82,11 @@ class BenchmarkHooks:
         session = node.config.stash.get(SESSION_KEY, None)
         if session is not None:
             node.workerinput[RUN_ID_KEY] = session.run_id
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        ghx = session.config.stash.get(SESSION_KEY, None)
+        if ghx is not None and not _is_worker(session.config):
+            check_mark_expression(session.config, scenario_tags(ghx))
 
     def pytest_report_header(self, config: pytest.Config) -> list[str] | None:
         session = config.stash.get(SESSION_KEY, None)
@@ -130,6 +143,7 @@ class BenchmarkHooks:
             return report
         if item.outcome is not None:
             row_json = item.outcome.row_json
+            item.outcome.release()  # the failure is rendered: free the adapter's frames
         else:
             # The attempt never produced an outcome: pytest-timeout's backstop or another
             # exception escaped. It is still a row, a runner error.

@@ -8,14 +8,83 @@ A file per process keeps xdist workers from contending and costs one open per se
 
 from __future__ import annotations
 
+import json
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pytest_ghxbench.api import RunRequest, RunResult, ToolCall
 from pytest_ghxbench.report.row_writer import write_all
 from pytest_ghxbench.run.redact import Redactor
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.run.judge import Verdict
+
+_TEXT_LIMIT = 1_000_000
+
+
+def transcript_record(
+    request: RunRequest,
+    result: RunResult | None,
+    verdict: Verdict | None,
+    error: str | None,
+    *,
+    kind: str | None = None,
+    traceback: str | None = None,
+    thread_stacks: Sequence[tuple[str, str]] = (),
+) -> dict[str, Any]:
+    """One attempt's record. ``final_text`` is ``null`` when there is no answer; ``traceback``
+    holds an adapter exception's (or a backstop timeout's) traceback from the adapter's
+    ``run`` down; ``failure_kind`` is the retry policy's kind of the failure."""
+    final_text: Any = result.final_text if result is not None else None
+    if isinstance(final_text, str) and len(final_text) > _TEXT_LIMIT:
+        final_text = final_text[:_TEXT_LIMIT] + f"\n…[truncated, {len(final_text)} chars]"
+    elif final_text is not None and not isinstance(final_text, str):
+        final_text = repr(final_text)  # the wrong type, as the runner error describes it
+    calls: Sequence[Any] = result.tool_calls if result is not None else ()
+    return {
+        "item_id": request.item_id,
+        "mode": request.mode,
+        "iteration": request.iteration,
+        "attempt": request.attempt,
+        "instructions": request.instructions,
+        "prompt": request.prompt,
+        "final_text": final_text,
+        "tool_calls": [
+            {
+                "name": c.name,
+                "arguments": dict(c.arguments),
+                "duration_ms": c.duration_ms,
+                "ok": c.ok,
+                "output": c.output,
+            }
+            for c in calls
+            if isinstance(c, ToolCall)
+        ],
+        "adapter_transcript": _jsonable(result.transcript) if result is not None else None,
+        "verdict": None
+        if verdict is None
+        else {
+            "success": verdict.success,
+            "output_valid": verdict.output_valid,
+            "failures": verdict.failures,
+            "checkpoints": verdict.checkpoints,
+        },
+        "runner_error": error,
+        "failure_kind": kind,
+        "traceback": traceback,
+        "thread_stacks": [{"thread": title, "stack": stack} for title, stack in thread_stacks],
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 class TranscriptWriter:
