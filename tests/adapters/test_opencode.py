@@ -427,3 +427,15 @@ def test_a_key_in_the_provider_config_stays_out_of_the_transcript(
     adapter.preflight()
     result = adapter.run(request(tmp_path))
     assert key not in json.dumps(result.transcript) + (result.final_text or "")
+
+
+def test_retried_model_requests_are_counted_from_the_event_stream(
+    fake: Any, tmp_path: Path
+) -> None:
+    adapter = fake([{**OK_SESSION, "retries": 2}, OK_SESSION])
+    retried = adapter.run(request(tmp_path))
+    assert retried.error is None
+    assert (retried.api_calls, retried.internal_retry_count) == (4, 2)
+    assert retried.transcript["retries"] == ["Overloaded", "Overloaded"]
+    again = adapter.run(request(tmp_path))
+    assert (again.api_calls, again.internal_retry_count) == (2, 0)

@@ -123,8 +123,9 @@ def run(
     return result, rows, model
 
 
-def transcript_calls(root: Path, mode: str) -> list[dict[str, Any]]:
-    """The tool calls the transcript records for the last attempt of the item of ``mode``."""
+def attempts(root: Path, mode: str) -> list[dict[str, Any]]:
+    """The transcript records of the attempts at the item of ``mode`` (a failed item may be
+    retried, as its scenario allows), first attempt first."""
     records = [
         record
         for path in (root / ".ghxbench" / "transcripts").rglob("*.jsonl")
@@ -133,13 +134,19 @@ def transcript_calls(root: Path, mode: str) -> list[dict[str, Any]]:
         if record["mode"] == mode
     ]
     assert records
-    calls: list[dict[str, Any]] = max(records, key=lambda r: r["attempt"])["tool_calls"]
+    return sorted(records, key=lambda record: int(record["attempt"]))
+
+
+def transcript_calls(root: Path, mode: str) -> list[dict[str, Any]]:
+    """The tool calls the transcript records for the last attempt at the item of ``mode``."""
+    calls: list[dict[str, Any]] = attempts(root, mode)[-1]["tool_calls"]
     return calls
 
 
-def assert_measured(row: dict[str, Any], answers: int) -> None:
-    """Exact usage for ``answers`` model requests, and the timing fields."""
-    assert row["api_calls"] == answers
+def assert_measured(row: dict[str, Any], answers: int, retries: int = 0) -> None:
+    """Exact usage for ``answers`` answered model requests (and ``retries`` refused ones), and
+    the timing fields."""
+    assert (row["api_calls"], row["internal_retry_count"]) == (answers + retries, retries)
     assert row["tokens"] == {
         "input": answers * USAGE.input,
         "output": answers * USAGE.output,
@@ -192,10 +199,22 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
     assert abs(model_ms[0] - model_ms[1]) < 500, (direct, mcp)
 
 
-def test_ghx_item_runs_ghx(pytester: pytest.Pytester, opencode: Any) -> None:
-    _, (row,), model = run(pytester, opencode, "ghx", pinned(pr_view_script("ghx")))
+def test_ghx_item_runs_ghx_and_a_retried_request_counts(
+    pytester: pytest.Pytester, opencode: Any
+) -> None:
+    ghx = pinned(pr_view_script("ghx"))
+    refused: list[Turn] = []
+
+    def script(turn: Turn) -> Action:  # the first request is refused; OpenCode retries it
+        if not refused:
+            refused.append(turn)
+            return Failure(503, "scripted: the engine is overloaded")
+        return ghx(turn)
+
+    _, (row,), model = run(pytester, opencode, "ghx", script)
     assert row["success"] is True, row
-    assert_measured(row, model.answers)
+    assert model.answers == 3
+    assert_measured(row, answers=2, retries=1)
     (call,) = transcript_calls(pytester.path, "ghx")
     assert (call["name"], call["arguments"]["command"]) == (SHELL_TOOL, GHX_COMMAND)
 
@@ -205,7 +224,7 @@ def test_gh_in_an_mcp_item_is_refused_and_fails(pytester: pytest.Pytester, openc
     _, (row,), model = run(pytester, opencode, "mcp", script)
     assert row["success"] is False
     assert row["api_calls"] == 2
-    assert model.answers == 4  # the scenario allows one retry of a failed item
+    assert model.answers == 2 * len(attempts(pytester.path, "mcp"))
     (call,) = transcript_calls(pytester.path, "mcp")
     assert call["name"] == SHELL_TOOL and call["ok"] is False
     assert "unavailable tool" in call["output"]
@@ -218,7 +237,7 @@ def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, opencode
         return Failure(400, message)
 
     _, (row,), model = run(pytester, opencode, "agent_direct", refuse)
-    assert model.answers == 2  # the scenario allows one retry of a failed item
+    assert model.answers == len(attempts(pytester.path, "agent_direct"))
     assert row["success"] is False
     assert row["error"]["type"] == "runner_error"
     assert message in row["error"]["message"]

@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.opencode.client import OpencodeError, OpencodeTimeout
+from pytest_ghxbench.adapters.opencode.events import RetryWatcher
 from pytest_ghxbench.adapters.opencode.messages import MessageFormatError, summarize
 from pytest_ghxbench.adapters.opencode.options import (
     MCP_SERVER_NAME,
@@ -258,6 +259,8 @@ class OpencodeAdapter:
         if self.options.agent:
             body["agent"] = self.options.agent
         error: str | None = None
+        watcher = RetryWatcher("127.0.0.1", server.port, client.authorization, session_id)
+        watcher.start()
         clock.mark_ready()
         try:
             client.call(
@@ -269,9 +272,16 @@ class OpencodeAdapter:
             self._best_effort(server, "POST", f"/session/{session_id}/abort")
         except OpencodeError as exc:
             error = f"opencode failed mid-item: {exc}"
+        finally:
+            watcher.stop()
         result = RunResult(session_id=session_id, model=model, transcript=transcript, error=error)
         if error is None or server.alive():
             self._collect(server, session_id, result, transcript)
+        # retried model requests leave no message behind: they are counted from the events
+        result.internal_retry_count = watcher.retries
+        if watcher.retries:
+            result.api_calls = (result.api_calls or 0) + watcher.retries
+            transcript["retries"] = list(watcher.messages)
         self._best_effort(server, "DELETE", f"/session/{session_id}")
         return result
 

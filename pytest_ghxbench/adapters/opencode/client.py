@@ -34,6 +34,11 @@ class OpencodeClient:
         token = base64.b64encode(f"{USERNAME}:{password}".encode()).decode("ascii")
         self._auth = f"Basic {token}"
 
+    @property
+    def authorization(self) -> str:
+        """The ``Authorization`` header value (for a stream opened with another client)."""
+        return self._auth
+
     def call(self, method: str, path: str, body: Any = None, *, timeout: float) -> Any:
         """Send ``body`` as JSON and return the decoded JSON answer (``None`` for an empty one).
 

@@ -10,7 +10,7 @@ recorded under that name, as a failed call. An assistant message whose model req
 carries ``info.error`` (``{"name": "APIError", "data": {"message", "statusCode", ...}}``).
 
 Every assistant message is one model request (OpenCode retries a failed request inside the same
-message without recording it, so retries are not counted).
+message without recording it: :mod:`.events` counts those).
 """
 
 from __future__ import annotations
