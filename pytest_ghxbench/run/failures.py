@@ -104,13 +104,15 @@ def failure_report(
 ) -> str:
     """The item's failure text: failures, the answer, the transcript, the adapter's frames."""
     row = outcome.row
+    where = transcript_line(config, outcome.transcript_path, outcome.item_id, outcome.attempt)
+    if config.getoption("tbstyle", "auto") == "line":
+        first = outcome.failures[0] if outcome.failures else "failed"
+        return redactor.text(f"{name}: {_short(first, 200)} ({where})")
     lines = [f"{name} failed (success={row.success}, output_valid={row.output_valid}):"]
     lines += [f"  - {failure}" for failure in outcome.failures]
     if outcome.answer_excerpt and row.error and row.error.type != "runner_error":
         lines.append(f"  final answer: {_short(outcome.answer_excerpt)}")
-    lines.append(
-        "  " + transcript_line(config, outcome.transcript_path, outcome.item_id, outcome.attempt)
-    )
+    lines.append(f"  {where}")
     if outcome.exc_info is not None:
         lines += ["", "adapter traceback (from its run()):"]
         lines += render_exception(config, outcome.exc_info).splitlines()

@@ -14,7 +14,7 @@ from tests.plugin.support import CONFTEST, atomic, read_rows, setup_project
 # The scripted adapter, plus behaviours this module needs: "error" (a runner error the adapter
 # reports), "raise_type" (the exception class to raise) and "thread" (do the work in a thread).
 EXTRA = textwrap.dedent(
-    '''
+    """
     import builtins, threading
 
 
@@ -55,7 +55,7 @@ EXTRA = textwrap.dedent(
 
     def pytest_ghxbench_adapters(config):
         return [Broken(), Parsing()]
-    '''
+    """
 ).replace("class Broken(ScriptedAdapter):", "class Broken(ScriptedAdapter):\n    name = 'scripted'")
 EXTRA = EXTRA.replace(
     "class Parsing(ScriptedAdapter):", "class Parsing(ScriptedAdapter):\n    name = 'parsing'"
@@ -108,6 +108,11 @@ def test_adapter_exception_shows_its_traceback_redacted(parsing: pytest.Pytester
         ("short", ["conftest.py:*: in parse_answer", "E*RuntimeError*"], ["*def parse_answer*"]),
         ("native", ["Traceback (most recent call last):", '*File "*conftest.py", line *'], []),
         ("no", ["FAILED*repo-view-001*"], ["*adapter traceback*", "*conftest.py*"]),
+        (
+            "line",
+            ["repo-view-001[[]ghx-r1[]]: runner error: adapter 'parsing' raised *(transcript: *)"],
+            ["*adapter traceback*"],
+        ),
     ],
 )
 def test_the_traceback_honours_tb(
@@ -261,3 +266,28 @@ def test_a_reported_timeout_is_retried_only_within_the_scenario_budget(
     rows = {r["scenario_id"]: r for r in read_rows(pytester)}
     assert rows["repo-view-001"]["external_retry_count"] == 1
     assert rows["repo-view-002"]["external_retry_count"] == 0
+
+
+def test_under_xdist_the_failure_keeps_the_traceback_and_the_adapters_stack(
+    pytester: pytest.Pytester,
+) -> None:
+    project(
+        pytester,
+        [atomic("repo-view-001", timeout_ms=300), atomic("repo-view-002")],
+        {
+            "repo-view-001": {"*": {"thread": True}},
+            "repo-view-002": {"*": {"raise_type": "ValueError", "message": "bad shape"}},
+        },
+    )
+    result = pytester.runpytest_subprocess("--ghx-mode=ghx", "-p", "xdist", "-n", "2")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*transcript: .ghxbench/transcripts/*/gw*.jsonl*",
+            "*thread 'adapter-worker' (started during the attempt)*",
+            "*in wait_for_the_model*",
+        ],
+        consecutive=False,
+    )
+    result.stdout.fnmatch_lines(["E*ValueError: bad shape"])
+    assert "Stack of" not in result.stdout.str() + result.stderr.str()
