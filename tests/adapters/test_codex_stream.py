@@ -6,6 +6,8 @@ import json
 import os
 import signal
 import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +29,26 @@ def codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def write_rollout(home: Path, thread_id: str, responses: int) -> None:
-    """The rollout Codex files for ``thread_id``: one ``token_usage_record`` per response."""
+def write_rollout(
+    home: Path, thread_id: str, responses: int, calls: Sequence[tuple[str, int, int]] = ()
+) -> None:
+    """The rollout Codex files for ``thread_id``: one ``token_usage_record`` per response, and
+    per ``(call_id, received, completed)`` (Unix ms) a function call and its completed item."""
     day = home / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
-    lines = [{"type": "session_meta", "payload": {"id": thread_id}}]
+    lines: list[dict[str, Any]] = [{"type": "session_meta", "payload": {"id": thread_id}}]
+    for call_id, received, completed in calls:
+        stamp = datetime.fromtimestamp(received / 1000, timezone.utc).isoformat()
+        lines.append(
+            {
+                "timestamp": stamp.replace("+00:00", "Z"),
+                "type": "response_item",
+                "payload": {"type": "function_call", "call_id": call_id, "name": "exec_command"},
+            }
+        )
+        item = {"type": "CommandExecution", "id": call_id}
+        payload = {"type": "item_completed", "item": item, "completed_at_ms": completed}
+        lines.append({"type": "event_msg", "payload": payload})
     lines += [
         {"type": "token_usage_record", "payload": {"response_id": f"r{n}"}}
         for n in range(responses)
@@ -124,6 +141,26 @@ def test_usage_adds_up_over_turns(tmp_path: Path) -> None:
     assert (result.startup_ms, result.latency_ms) == (None, None)  # never ready
 
 
+def test_tool_durations_run_from_the_models_call_to_the_result(
+    tmp_path: Path, codex_home: Path
+) -> None:
+    steps: list[dict[str, Any]] = [
+        {"event": STARTED},
+        {"event": command("i1", "gh pr list")},
+        {"event": command("i1", "gh pr list", "completed", aggregated_output="#7", exit_code=0)},
+        {"event": MESSAGE},
+        {"event": turn_completed(10, 0, 1)},
+    ]
+    # Codex reports the command's start late; the rollout has the model's call.
+    write_rollout(codex_home, "th-9", responses=2, calls=[("call_1", 1_000_000, 1_000_375)])
+    result = CodexAdapter().run(fake_request(tmp_path, steps))
+    (call,) = result.tool_calls
+    assert call.duration_ms == pytest.approx(375.0)
+    assert result.timing_breakdown is not None
+    assert result.timing_breakdown["tool_ms"] == pytest.approx(375.0)
+    assert result.api_calls == 2
+
+
 def test_retried_requests_are_counted_not_fatal(tmp_path: Path, codex_home: Path) -> None:
     notice = "Reconnecting... {}/5 (We're currently experiencing high demand.)"
     steps: list[dict[str, Any]] = [
@@ -162,6 +199,7 @@ def test_command_line_per_mode(tmp_path: Path, mode: str) -> None:
             f"mcp_servers.ghxbench.command={json.dumps(launcher)}",
             'mcp_servers.ghxbench.args=["stdio"]',
             "mcp_servers.ghxbench.env={}",
+            "mcp_servers.ghxbench.required=true",
         ]
     else:
         assert overrides[2:] == []

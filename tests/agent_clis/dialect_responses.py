@@ -110,7 +110,7 @@ class Responses:
     """The Responses dialect; ``model`` is the name reported in responses."""
 
     name = "responses"
-    post_paths = ("/v1/responses",)
+    post_paths: tuple[str, ...] = ("/v1/responses",)
 
     def __init__(self, model: str = SCRIPTED_MODEL, *, stream_failures: bool = False) -> None:
         self.model = model

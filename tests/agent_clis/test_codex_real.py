@@ -231,3 +231,18 @@ def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, codex: S
     assert row["error"]["message"].endswith(f"codex: model API error: {message}")
     # One request per attempt: a 400 is not retried by Codex.
     assert model.answers == len(transcript_records(pytester.path, "agent_direct")) >= 1
+
+
+def test_a_login_shell_is_refused(pytester: pytest.Pytester, codex: Start) -> None:
+    """A model that asks for a login shell (``exec_command``'s ``login``) is refused: it could
+    reset PATH and reach a gh outside the item."""
+    script = pr_view_script("agent_direct")
+
+    def login(turn: Turn) -> Action:
+        if not turn.tool_results:  # the shell tool, called by name with its login argument
+            return McpCall(SHELL_TOOL, {"cmd": GH_COMMAND, "login": True})
+        return script(turn)
+
+    _, (row,), model = run(pytester, codex, "agent_direct", login)
+    assert row["success"] is False
+    assert "login shell is disabled" in model.exchanges[1].turn.tool_results[-1]

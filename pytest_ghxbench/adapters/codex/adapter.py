@@ -4,8 +4,14 @@ Every item runs with ``-c allow_login_shell=false`` (Codex otherwise runs comman
 ``bash -lc``, and a login shell's ``/etc/profile`` may reset ``PATH``, losing the item's own
 programs and reaching whatever gh the machine has) and without the hosted web search tool; in
 mcp items the shell tool is off (``features.shell_tool=false``), so the agent has the MCP
-server's tools and no shell. The user's Codex setup (``$CODEX_HOME``, its ``config.toml`` and
-the variables it names) reaches the runtime unchanged; see :mod:`.settings`.
+server's tools and no shell, and the item's MCP server is ``required``: Codex starts it before
+``thread.started`` (so its start is startup, not latency) and fails the item if it cannot
+(otherwise it waits about a second, then goes on without the server's tools).
+
+The user's Codex setup (``$CODEX_HOME``, its ``config.toml`` and the variables it names)
+reaches the runtime unchanged (:mod:`.settings`). ``api_calls`` is the completed responses
+Codex records in the thread's rollout (:mod:`.rollout`) plus the failed requests the stream
+reports; tool durations come from the rollout too.
 """
 
 from __future__ import annotations
@@ -18,12 +24,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pytest_ghxbench.adapters.codex.rollout import read_rollout
 from pytest_ghxbench.adapters.codex.settings import (
     CodexSettings,
     codex_home,
     credentials_problem,
     read_settings,
-    rollout_responses,
 )
 from pytest_ghxbench.adapters.codex.stream import CodexStream
 from pytest_ghxbench.adapters.process import (
@@ -82,6 +88,9 @@ def codex_argv(
         key = f"mcp_servers.{MCP_SERVER_NAME}"
         argv += ["-c", f"{key}.command={_toml(command)}", "-c", f"{key}.args={_toml(args)}"]
         argv += ["-c", f"{key}.env={_toml(env)}"]
+        # Required: Codex starts it before the thread (startup, not latency), and an item whose
+        # server fails to start fails instead of running without its tools.
+        argv += ["-c", f"{key}.required=true"]
     prompt = (
         f"{request.instructions}\n\n{request.prompt}" if request.instructions else request.prompt
     )
@@ -198,16 +207,22 @@ class CodexAdapter:
         name = f"{provider}/{model}" if model else None
         tokens = stream.tokens()
         final = stream.final_text
-        responses = rollout_responses(codex_home(env), stream.thread_id, since)
+        rollout = read_rollout(codex_home(env), stream.thread_id, since)
+        tool_calls = list(stream.tool_calls)
+        if rollout is not None and len(rollout.tool_ms) == len(tool_calls):
+            tool_calls = [
+                replace(call, duration_ms=ms)
+                for call, ms in zip(tool_calls, rollout.tool_ms, strict=True)
+            ]
         failed = stream.failed_requests()
         result = RunResult(
             final_text=redact(final, secrets) if final is not None else None,
             tokens=tokens,
-            tool_calls=list(stream.tool_calls),
+            tool_calls=tool_calls,
             cost_usd=codex_cost(name, tokens, self.prices),
             session_id=stream.thread_id,
             model=name,
-            api_calls=None if responses is None else responses + failed,
+            api_calls=None if rollout is None else rollout.responses + failed,
             internal_retry_count=stream.retries,
             transcript=process_transcript(
                 argv, self.version, stream.events, stream.garbage, outcome, secrets
@@ -216,7 +231,7 @@ class CodexAdapter:
         )
         stream.clock.apply(result)
         if result.latency_ms is not None:
-            tool_ms = sum(call.duration_ms or 0.0 for call in stream.tool_calls)
+            tool_ms = sum(call.duration_ms or 0.0 for call in tool_calls)
             model_ms = max(0.0, result.latency_ms - tool_ms)
             result.timing_breakdown = {"model_ms": model_ms, "tool_ms": tool_ms}
         return result

@@ -1,18 +1,16 @@
-"""What the codex adapter reads of the user's Codex setup: ``$CODEX_HOME/config.toml`` (with
-``-c key=value`` overrides) and the session rollout Codex writes there.
+"""What the codex adapter reads of the user's Codex setup: ``$CODEX_HOME/config.toml``, with
+``-c key=value`` overrides.
 
 Codex's settings belong to the user. The adapter reads them only to pass the right variables
 through (``CODEX_*``, ``OPENAI_*`` and every variable a configured model provider names with
-``env_key`` or ``env_http_headers``), to check before the first item that the selected provider
-has its credentials, and to count model responses in the rollout of an item's thread.
+``env_key`` or ``env_http_headers``) and to check before the first item that the selected
+provider has its credentials.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +28,6 @@ __all__ = [
     "config_overrides",
     "credentials_problem",
     "read_settings",
-    "rollout_responses",
 ]
 
 BUILTIN_KEYLESS_PROVIDERS = ("ollama", "lmstudio", "oss")
@@ -177,39 +174,3 @@ def credentials_problem(
     if any(environ.get(name) for name in names) or (settings.home / "auth.json").is_file():
         return None
     return f"no credentials: set {' or '.join(names)}, or run `codex login` once"
-
-
-def _rollout_files(home: Path, thread_id: str, since: float) -> list[Path]:
-    sessions = home / "sessions"
-    pattern = f"rollout-*{thread_id}.jsonl"
-    days = {time.strftime("%Y/%m/%d", time.localtime(t)) for t in (since, time.time())}
-    found = [path for day in sorted(days) for path in (sessions / day).glob(pattern)]
-    return found or sorted(sessions.glob(f"*/*/*/{pattern}"))
-
-
-def rollout_responses(home: Path, thread_id: str | None, since: float) -> int | None:
-    """How many model responses Codex recorded for ``thread_id`` (its rollout's
-    ``token_usage_record`` entries, one per completed response), or ``None`` when there is no
-    rollout (``--ephemeral``). ``since`` is the wall-clock start of
-    the run (rollouts are filed by local date)."""
-    if not thread_id:
-        return None
-    files = _rollout_files(home, thread_id, since)
-    if not files:
-        return None
-    count = 0
-    for path in files:
-        try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            return None
-        for line in lines:
-            if '"token_usage_record"' not in line:
-                continue
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(entry, dict) and entry.get("type") == "token_usage_record":
-                count += 1
-    return count
