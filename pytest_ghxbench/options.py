@@ -14,6 +14,8 @@ from typing import Any, Final
 
 import pytest
 
+from pytest_ghxbench.suite import shipped_suite
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -74,7 +76,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "--ghx-scenarios",
         "scenarios",
-        f"Scenario root directory (default {DEFAULT_SCENARIO_ROOT}/ under the rootdir).",
+        f"Scenario root directory (default {DEFAULT_SCENARIO_ROOT}/ under the rootdir, else the "
+        "suite shipped with pytest-ghxbench).",
         metavar="DIR",
     ),
     OptionSpec(
@@ -207,10 +210,23 @@ class Settings:
     mcp_server: str | None = None
     ghx: str | None = None
     tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    shipped_suite: bool = False
+    """``scenario_root`` is the suite shipped with the package: no scenario root was configured
+    and the rootdir has no ``scenarios/`` directory."""
 
     @property
     def enabled(self) -> bool:
         return self.modes is not None
+
+
+def describe_scenario_root(settings: Settings) -> str:
+    """The scenario root as the report header shows it, saying when it is the shipped suite."""
+    if settings.shipped_suite:
+        return (
+            f"{settings.scenario_root} (the suite shipped with pytest-ghxbench: no "
+            f"{DEFAULT_SCENARIO_ROOT}/ directory in the rootdir and no --ghx-scenarios)"
+        )
+    return str(settings.scenario_root)
 
 
 def _pyproject_table(config: pytest.Config) -> dict[str, Any]:
@@ -242,8 +258,13 @@ def read_tool_table(path: Path) -> dict[str, Any]:
     return {str(k).replace("-", "_"): v for k, v in table.items()}
 
 
-def _raw_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The option values as given by the command line, the ini file, and [tool.ghxbench]."""
+def _raw_values(
+    config: pytest.Config, namespace: Any = None
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The option values as given by the command line, the ini file, and [tool.ghxbench].
+
+    ``namespace``: read the command line from it (``config.known_args_namespace`` before the
+    command line is fully parsed) instead of ``config.option``."""
     table = _pyproject_table(config)
     valid = {spec.key for spec in OPTIONS} | set(CONFIG_TABLES)
     unknown = sorted(set(table) - valid)
@@ -252,7 +273,10 @@ def _raw_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any], 
             f"ghxbench: unknown key(s) in [tool.ghxbench]: {', '.join(unknown)}; "
             f"valid keys: {', '.join(sorted(valid))}"
         )
-    cli = {spec.key: config.getoption(spec.dest) for spec in OPTIONS}
+    if namespace is None:
+        cli = {spec.key: config.getoption(spec.dest) for spec in OPTIONS}
+    else:
+        cli = {spec.key: getattr(namespace, spec.dest, None) for spec in OPTIONS}
     ini: dict[str, Any] = {}
     for spec in OPTIONS:
         try:
@@ -262,9 +286,15 @@ def _raw_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any], 
     return cli, ini, table
 
 
-def resolve_settings(config: pytest.Config) -> Settings:
-    cli, ini, table = _raw_values(config)
+def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
+    """The session's settings; ``namespace`` as for :func:`_raw_values`."""
+    cli, ini, table = _raw_values(config, namespace)
     given_by: dict[str, str] = {}
+    if cli.get("mode") is not None and not str(cli["mode"]).strip():
+        raise pytest.UsageError(
+            "ghxbench: --ghx-mode is empty; give at least one mode "
+            f"({', '.join(KNOWN_MODES)}, ... or 'all')"
+        )
 
     def value(key: str) -> Any:
         for source, values in (("command line", cli), ("ini", ini), ("[tool.ghxbench]", table)):
@@ -280,7 +310,11 @@ def resolve_settings(config: pytest.Config) -> Settings:
         items = modes_raw if isinstance(modes_raw, list) else str(modes_raw).split(",")
         modes = tuple(m.strip() for m in items if str(m).strip())
         if not modes:
-            raise pytest.UsageError("ghxbench: --ghx-mode is empty; give at least one mode")
+            where = {"ini": "ghx_mode", "[tool.ghxbench]": "[tool.ghxbench] mode"}
+            raise pytest.UsageError(
+                f"ghxbench: {where.get(given_by['mode'], '--ghx-mode')} is empty; give at least "
+                f"one mode ({', '.join(KNOWN_MODES)}, ... or 'all')"
+            )
 
     reps_raw = value("reps")
     try:
@@ -293,7 +327,11 @@ def resolve_settings(config: pytest.Config) -> Settings:
         raise pytest.UsageError(f"ghxbench: --reps must be a whole number >= 1, got {reps}")
 
     rootpath = config.rootpath
-    scenario_root = Path(value("scenarios") or DEFAULT_SCENARIO_ROOT)
+    scenarios_raw = value("scenarios")
+    scenario_root = Path(scenarios_raw or DEFAULT_SCENARIO_ROOT)
+    shipped = scenarios_raw is None and not (rootpath / DEFAULT_SCENARIO_ROOT).is_dir()
+    if shipped:
+        scenario_root = shipped_suite()
     manifest = value("fixture_manifest")
     results = Path(value("results") or DEFAULT_RESULTS)
     profile = value("gate_profile")
@@ -330,6 +368,7 @@ def resolve_settings(config: pytest.Config) -> Settings:
         mcp_server=str(value("mcp_server")) if value("mcp_server") else None,
         ghx=str(value("ghx")) if value("ghx") else None,
         tables=tables,
+        shipped_suite=shipped,
     )
 
 

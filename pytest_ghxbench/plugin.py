@@ -8,6 +8,7 @@ harness (pydantic models, numpy statistics, the scenario catalog) is imported on
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,48 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> Generator[None, None, None]:
+    """A benchmark session without paths loads the conftests of the scenarios, not those of
+    ``testpaths`` (the project's own tests, whose conftests may need what a benchmark run does
+    not have).
+
+    pytest loads the initial conftests from the paths of the command line, else from
+    ``testpaths``. While its own implementation of this hook runs, the scenario root stands in
+    for the missing paths: the conftests beside the scenarios and above them up to the rootdir
+    load (where adapters live), the ones under ``tests/`` do not. ``pytest_configure`` then
+    points the collection at the scenario root (:func:`run.session_plugin.activate`)."""
+    namespace = early_config.known_args_namespace
+    given = getattr(namespace, "file_or_dir", None)
+    anchors = None if given else _benchmark_anchors(early_config, namespace)
+    if anchors is None:
+        return (yield)
+    namespace.file_or_dir = anchors
+    try:
+        return (yield)
+    finally:
+        namespace.file_or_dir = given
+
+
+def _benchmark_anchors(early_config: pytest.Config, namespace: object) -> list[str] | None:
+    """Where the initial conftests of a benchmark session without paths come from, or ``None``
+    when this is not one (pytest's own choice stands)."""
+    if any(getattr(namespace, name, False) for name in ("help", "version", "pyargs")):
+        return None
+    settings = resolve_settings(early_config, namespace)
+    if not settings.enabled:
+        return None
+    root = settings.scenario_root
+    anchors = [str(root)]
+    rootpath = early_config.rootpath
+    conftest = rootpath / "conftest.py"
+    if rootpath != root and rootpath not in root.parents and conftest.is_file():
+        # The scenarios live elsewhere (the shipped suite): the rootdir's conftest still
+        # loads, as it would for `pytest --ghx-mode=...` run there.
+        anchors.append(str(conftest))
+    return anchors
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ghxbench",
         description="Benchmark reports, scenario checks and fixture lifecycle for pytest-ghxbench.",
     )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_version()}", help="show the version"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
@@ -56,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         type=Path,
         metavar="PATHS",
-        help="scenario files or directories (default: scenarios/)",
+        help="scenario files or directories (default: scenarios/, else the suite shipped with "
+        "pytest-ghxbench)",
     )
 
     fixtures = commands.add_parser(
@@ -104,10 +108,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("pytest-ghxbench")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        return "unknown"
+
+
+def _default_scenarios() -> Path:
+    """``scenarios/`` of the current directory, else the suite shipped with the package (as
+    ``pytest --ghx-mode=...`` chooses)."""
+    local = Path("scenarios")
+    if local.is_dir():
+        return local
+    from pytest_ghxbench.suite import shipped_suite
+
+    return shipped_suite()
+
+
 def _run_check(args: argparse.Namespace) -> int:
     from pytest_ghxbench.scenario.check import run_check
 
-    paths: list[Path] = list(args.paths) or [Path("scenarios")]
+    paths: list[Path] = list(args.paths) or [_default_scenarios()]
     status: int = run_check(paths, sys.stdout)
     return status
 

@@ -34,7 +34,8 @@ usage: ghxbench sandbox serve [--state FILE] [--port N]
 environment lines clients need; 'run' runs CMD in exactly the environment a benchmark item of
 mode M gets (the real gh in agent_direct, a github-mcp-server launcher in mcp, the ghx CLI in
 ghx) and exits with CMD's status; with --state the world is saved back to FILE. 'init' writes
-a freshly seeded world to STATE (default seed: scenarios/fixtures/sandbox-seed.yaml).
+a freshly seeded world to STATE (default seed: the one shipped with pytest-ghxbench,
+fixtures/sandbox-seed.yaml of its scenario suite).
 """
 
 

@@ -77,6 +77,7 @@ def _save(state: Path | None, world: World) -> None:
 def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     """``ghxbench sandbox serve``; returns the exit status."""
     from pytest_ghxbench.sandbox.api.server import ApiServer, PortInUse
+    from pytest_ghxbench.sandbox.manifest import SeedError
     from pytest_ghxbench.sandbox.statefile import StateFileError
 
     try:
@@ -85,7 +86,7 @@ def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     except _Usage as exc:
         err.write(f"{exc}\n")
         return EXIT_USAGE
-    except StateFileError as exc:
+    except (StateFileError, SeedError) as exc:
         err.write(f"ghxbench sandbox serve: {exc}\n")
         return EXIT_UNAVAILABLE
     with tempfile.TemporaryDirectory(prefix="ghxbench-serve-") as ca_dir:
@@ -140,6 +141,7 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
     from pytest_ghxbench.sandbox.api.server import PortInUse
     from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
     from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
+    from pytest_ghxbench.sandbox.manifest import SeedError
     from pytest_ghxbench.sandbox.statefile import StateFileError
 
     words = list(args)
@@ -165,7 +167,7 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
             world = _load(options.state)
             session = SandboxSession(world, "sandbox-run", Path(scratch), options.mode, backend)
             env = scrubbed_env(dict(session.env))
-        except (StateFileError, ClientMissing, PortInUse) as exc:
+        except (StateFileError, SeedError, ClientMissing, PortInUse) as exc:
             err.write(f"ghxbench sandbox run: {exc}\n")
             backend.close()
             return EXIT_UNAVAILABLE

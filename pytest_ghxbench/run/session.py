@@ -29,7 +29,7 @@ from pytest_ghxbench.metrics.profiles import (
     apply_model_expectations,
     build_profiles,
 )
-from pytest_ghxbench.options import Settings
+from pytest_ghxbench.options import KNOWN_MODES, Settings
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
 from pytest_ghxbench.run.transcripts import TranscriptWriter
 from pytest_ghxbench.scenario.loader import (
@@ -201,6 +201,54 @@ def _resolve_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
     return tuple(dict.fromkeys(settings.modes))
 
 
+def _check_gate_modes(settings: Settings, adapter: Adapter) -> None:
+    """The gate's baseline and candidate are modes: the adapter's, the built-in ones, or modes
+    configured in ``[tool.ghxbench.mode_instructions]`` (rows of earlier runs may hold them)."""
+    configured = settings.tables.get("mode_instructions") or {}
+    valid = tuple(dict.fromkeys([*adapter.modes, *KNOWN_MODES, *map(str, configured)]))
+    for flag, mode in (
+        ("--gate-baseline", settings.baseline),
+        ("--gate-candidate", settings.candidate),
+    ):
+        if mode not in valid:
+            raise pytest.UsageError(
+                f"ghxbench: unknown mode {mode!r} for {flag}; valid: {', '.join(valid)}"
+            )
+    if settings.baseline == settings.candidate:
+        raise pytest.UsageError(
+            f"ghxbench: --gate-baseline and --gate-candidate are both {settings.baseline!r}; "
+            "the gate compares two different modes"
+        )
+
+
+def _scenario_root(settings: Settings) -> Path:
+    root = settings.scenario_root
+    if settings.shipped_suite:
+        from pytest_ghxbench.suite import ShippedDataMissing, require_shipped_suite
+
+        try:
+            return require_shipped_suite()
+        except ShippedDataMissing as exc:
+            raise pytest.UsageError(f"ghxbench: {exc}") from exc
+    if not root.is_dir():
+        raise pytest.UsageError(
+            f"ghxbench: scenario root {root} is not a directory "
+            "(set --ghx-scenarios or ghx_scenarios)"
+        )
+    return root
+
+
+def _backend_manifest(backend: Backend) -> Mapping[str, Any] | None:
+    """The backend's own manifest; a data file it cannot read (the sandbox seed) is a usage
+    error naming the file."""
+    from pytest_ghxbench.sandbox.manifest import SeedError
+
+    try:
+        return backend.manifest()
+    except SeedError as exc:
+        raise pytest.UsageError(f"ghxbench: backend {backend.name!r}: {exc}") from exc
+
+
 def _preflight(config: pytest.Config, kind: str, component: Adapter | Backend) -> None:
     """Run the component's optional ``preflight(config)``; unavailability is a usage error."""
     preflight = getattr(component, "preflight", None)
@@ -218,16 +266,12 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
     adapters = available_adapters(config)
     adapter: Adapter = choose("adapter", settings.adapter, adapters, "--ghx-adapter")
     modes = _resolve_modes(settings, adapter)
+    _check_gate_modes(settings, adapter)
     backends = available_backends(config)
     backend: Backend = choose("backend", settings.backend, backends, "--ghx-backend")
     profiles = resolve_profiles(config, settings)
 
-    if not settings.scenario_root.is_dir():
-        raise pytest.UsageError(
-            f"ghxbench: scenario root {settings.scenario_root} is not a directory "
-            "(set --ghx-scenarios or ghx_scenarios)"
-        )
-    catalog = load_catalog(settings.scenario_root)
+    catalog = load_catalog(_scenario_root(settings))
     if settings.scenario_set is not None and settings.scenario_set not in catalog.sets:
         choices = ", ".join(sorted(catalog.sets)) or "none (no scenario-sets file)"
         raise pytest.UsageError(
@@ -243,7 +287,7 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
             raise pytest.UsageError(f"ghxbench: --fixture-manifest: {exc}") from exc
         source = str(settings.fixture_manifest)
     else:
-        manifest = backend.manifest()
+        manifest = _backend_manifest(backend)
         source = f"backend {backend.name!r}"
 
     if not hasattr(config, "workerinput"):  # once per session: in the controller only

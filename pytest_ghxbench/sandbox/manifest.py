@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.suite import default_seed
 
 __all__ = [
     "DEFAULT_SEED",
@@ -34,8 +35,9 @@ __all__ = [
     "seeded",
 ]
 
-DEFAULT_SEED = Path(__file__).resolve().parents[2] / "scenarios" / "fixtures" / "sandbox-seed.yaml"
-"""The seed shipped with the project (also used when the package runs from a checkout)."""
+DEFAULT_SEED = default_seed()
+"""The seed shipped with the project: ``fixtures/sandbox-seed.yaml`` of the shipped suite (the
+wheel's package data, or ``scenarios/`` of a checkout; see :mod:`pytest_ghxbench.suite`)."""
 
 
 # libyaml's loader when PyYAML was built with it: parsing the seed is most of a first load.
