@@ -49,6 +49,7 @@ def write_rollout(
         item = {"type": "CommandExecution", "id": call_id}
         payload = {"type": "item_completed", "item": item, "completed_at_ms": completed}
         lines.append({"type": "event_msg", "payload": payload})
+    lines.append({"type": "event_msg", "payload": {"type": "task_complete", "duration_ms": 945}})
     lines += [
         {"type": "token_usage_record", "payload": {"response_id": f"r{n}"}}
         for n in range(responses)
@@ -159,6 +160,7 @@ def test_tool_durations_run_from_the_models_call_to_the_result(
     assert result.timing_breakdown is not None
     assert result.timing_breakdown["tool_ms"] == pytest.approx(375.0)
     assert result.api_calls == 2
+    assert result.sdk_latency_ms == 945  # Codex's own turn duration
 
 
 def test_retried_requests_are_counted_not_fatal(tmp_path: Path, codex_home: Path) -> None:
@@ -367,3 +369,18 @@ def test_unpriced_model_leaves_cost_to_the_harness(tmp_path: Path) -> None:
     steps: list[dict[str, Any]] = [{"event": turn_completed(10, 0, 1)}]
     result = CodexAdapter().run(fake_request(tmp_path, steps, model="openai/unpriced-model"))
     assert result.cost_usd is None
+
+
+def test_the_model_option_can_pick_a_configured_provider(tmp_path: Path, codex_home: Path) -> None:
+    (codex_home / "config.toml").write_text(PROVIDER_CONFIG)
+    request = fake_request(tmp_path, [{"event": turn_completed(1, 0, 1)}], model="keyless/m-1")
+    result = CodexAdapter().run(request)
+    argv = record(tmp_path)["argv"]
+    assert argv[argv.index("--model") + 1] == "m-1"
+    assert 'model_provider="keyless"' in argv
+    assert result.model == "keyless/m-1"
+    # The configured provider by default, and the configured model when none is given.
+    (codex_home / "config.toml").write_text('model = "m-2"\n' + PROVIDER_CONFIG)
+    result = CodexAdapter().run(fake_request(tmp_path, [{"event": turn_completed(1, 0, 1)}]))
+    assert "--model" not in record(tmp_path)["argv"]
+    assert result.model == "local/m-2"

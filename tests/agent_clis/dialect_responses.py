@@ -10,8 +10,17 @@ or a ``function_call`` (``response.output_item.added`` with empty ``arguments``,
 ``response.output_item.done``), and ``response.completed`` whose ``response.usage`` counts as
 the API counts: ``input_tokens`` includes the cached tokens
 (``input_tokens_details.cached_tokens``) and ``output_tokens`` includes the reasoning tokens
-(``output_tokens_details.reasoning_tokens``); the API has no count of cache writes. Every event
-carries its ``type`` and a ``sequence_number``, and is named by ``event:`` as well.
+(``output_tokens_details.reasoning_tokens``). OpenAI reports no cache writes; when the usage
+has some, they are counted in ``input_tokens`` and reported as
+``input_tokens_details.cache_write_tokens``, the field Codex 0.169 reads (as its
+``cache_write_input_tokens``). Every event carries its ``type`` and a ``sequence_number``, and
+is named by ``event:`` as well.
+
+Requests are read as Codex 0.169 sends them: ``input`` holds the conversation, tool results as
+``function_call_output`` items (``output`` a string, or a list of ``input_text`` parts for MCP
+results); ``tools`` lists function tools, and ``namespace`` tools that group functions (an MCP
+server's tools come as namespace ``mcp__<server>``). A :class:`~tests.agent_clis.scripted.Turn`
+names a grouped tool ``<namespace>__<name>``, and a call to it carries its ``namespace``.
 
 A refused request is ``{"error": {"message", "type", "param", "code"}}`` with the HTTP status;
 with ``stream_failures`` a :class:`Failure` is instead a 200 stream that ends in

@@ -46,7 +46,7 @@ PINNED_MCP_TOOL = "get_pull_request"
 """How the pinned github-mcp-server (0.12.1) reads a pull request (``pr_view.py`` assumes the
 newer ``pull_request_read``)."""
 
-Start = Callable[[Script], ScriptedModel]
+Start = Callable[..., ScriptedModel]
 
 
 def pinned(script: Script) -> Script:
@@ -71,13 +71,13 @@ def pinned(script: Script) -> Script:
 
 @pytest.fixture
 def codex(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[Start]:
-    """``start(script)``: a scripted model that the real Codex, configured the way a user
-    configures a local Responses endpoint, is pointed at."""
+    """``start(script, dialect=None)``: a scripted model that the real Codex, configured the
+    way a user configures a local Responses endpoint, is pointed at."""
     agent_cli("codex")
     models: list[ScriptedModel] = []
 
-    def start(script: Script) -> ScriptedModel:
-        model = ScriptedModel(Responses(), script, USAGE, think_s=THINK_S)
+    def start(script: Script, dialect: Responses | None = None) -> ScriptedModel:
+        model = ScriptedModel(dialect or Responses(), script, USAGE, think_s=THINK_S)
         models.append(model)
         home = pytester.path / "codex-home"
         home.mkdir(exist_ok=True)
@@ -103,10 +103,14 @@ def codex(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterato
 
 
 def run(
-    pytester: pytest.Pytester, start: Start, mode: str, script: Script
+    pytester: pytest.Pytester,
+    start: Start,
+    mode: str,
+    script: Script,
+    dialect: Responses | None = None,
 ) -> tuple[pytest.RunResult, list[dict[str, Any]], ScriptedModel]:
     """One run of the plugin; ``mode`` may list several modes."""
-    model = start(script)
+    model = start(script, dialect)
     config = (
         "[tool.ghxbench.adapters.codex]\n"
         f"binary = {json.dumps(agent_cli('codex'))}\n"
@@ -153,6 +157,7 @@ def assert_measured(row: dict[str, Any], answers: int) -> None:
     }
     assert row["latency_ms_wall"] >= answers * THINK_S * 1000
     assert row["startup_ms"] > 0
+    assert 0 < row["sdk_latency_ms"] <= row["latency_ms_wall"] + 100
     assert row["model"]["provider_id"] == PROVIDER and row["model"]["model_id"] == SCRIPTED_MODEL
 
 
@@ -219,16 +224,22 @@ def test_gh_in_an_mcp_item_is_refused_and_fails(pytester: pytest.Pytester, codex
     assert transcript_calls(pytester.path, "mcp") == []
 
 
-def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, codex: Start) -> None:
+@pytest.mark.parametrize("in_stream", [False, True], ids=["http-error", "response-failed"])
+def test_a_model_api_error_is_a_runner_error(
+    pytester: pytest.Pytester, codex: Start, in_stream: bool
+) -> None:
     message = "scripted: this model is not available to your organization"
 
     def refuse(turn: Turn) -> Failure:
         return Failure(400, message)
 
-    _, (row,), model = run(pytester, codex, "agent_direct", refuse)
+    dialect = Responses(stream_failures=in_stream)
+    _, (row,), model = run(pytester, codex, "agent_direct", refuse, dialect)
     assert row["success"] is False
     assert row["error"]["type"] == "runner_error"
-    assert row["error"]["message"].endswith(f"codex: model API error: {message}")
+    # Codex words a failed response as a disconnected stream, with the API's message.
+    said = f"stream disconnected before completion: {message}" if in_stream else message
+    assert row["error"]["message"].endswith(f"codex: model API error: {said}")
     # One request per attempt: a 400 is not retried by Codex.
     assert model.answers == len(transcript_records(pytester.path, "agent_direct")) >= 1
 

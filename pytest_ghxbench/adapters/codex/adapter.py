@@ -11,7 +11,8 @@ server's tools and no shell, and the item's MCP server is ``required``: Codex st
 The user's Codex setup (``$CODEX_HOME``, its ``config.toml`` and the variables it names)
 reaches the runtime unchanged (:mod:`.settings`). ``api_calls`` is the completed responses
 Codex records in the thread's rollout (:mod:`.rollout`) plus the failed requests the stream
-reports; tool durations come from the rollout too.
+reports; tool durations and ``sdk_latency_ms`` (Codex's own turn duration) come from the
+rollout too.
 """
 
 from __future__ import annotations
@@ -223,6 +224,7 @@ class CodexAdapter:
             session_id=stream.thread_id,
             model=name,
             api_calls=None if rollout is None else rollout.responses + failed,
+            sdk_latency_ms=None if rollout is None else rollout.duration_ms,
             internal_retry_count=stream.retries,
             transcript=process_transcript(
                 argv, self.version, stream.events, stream.garbage, outcome, secrets

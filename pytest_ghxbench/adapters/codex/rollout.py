@@ -7,7 +7,8 @@ arrives after Codex has set the command up (0.1 to 0.2 s after the model's call)
 - a ``token_usage_record`` entry per completed model response;
 - a ``response_item`` ``function_call`` (with ``call_id``) when the model's call is received,
   and an ``event_msg`` ``item_completed`` whose ``item.id`` is that ``call_id`` and which carries
-  ``completed_at_ms`` (Unix milliseconds) when its result is ready.
+  ``completed_at_ms`` (Unix milliseconds) when its result is ready;
+- an ``event_msg`` ``task_complete`` per turn with Codex's own ``duration_ms``.
 
 With ``--ephemeral`` there is no rollout; the adapter then reports no request count and keeps
 the stream's tool durations.
@@ -33,6 +34,8 @@ class Rollout:
     """Completed model responses."""
     tool_ms: list[float] = field(default_factory=list)
     """For each tool call, in order: from the model's call being received to its result."""
+    duration_ms: float | None = None
+    """Codex's own duration of the thread's turns (``task_complete``), if it reported any."""
 
 
 def _files(home: Path, thread_id: str, since: float) -> list[Path]:
@@ -88,6 +91,10 @@ def read_rollout(home: Path, thread_id: str | None, since: float) -> Rollout | N
             at = _unix_ms(entry.get("timestamp"))
             if at is not None and isinstance(payload.get("call_id"), str):
                 called[payload["call_id"]] = at
+        elif kind == "event_msg" and payload.get("type") == "task_complete":
+            duration = payload.get("duration_ms")
+            if isinstance(duration, (int, float)) and not isinstance(duration, bool):
+                rollout.duration_ms = (rollout.duration_ms or 0.0) + float(duration)
         elif kind == "event_msg" and payload.get("type") == "item_completed":
             item = payload.get("item")
             call_id = item.get("id") if isinstance(item, dict) else None
