@@ -17,11 +17,13 @@ from pytest_ghxbench.run.backstop import is_backstop_timeout
 from pytest_ghxbench.run.failures import (
     ScenarioFailed,
     TransientFailure,
+    TransientTimeout,
     failure_report,
     render_exception,
+    starting_at,
 )
 from pytest_ghxbench.run.keys import SESSION_KEY
-from pytest_ghxbench.run.retry import RERUN_PATTERN, retry_policy
+from pytest_ghxbench.run.retry import RERUN_PATTERN, TIMEOUT, retry_policy
 from pytest_ghxbench.run.rows import ItemIdentity, item_name
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.scenario.loader import ScenarioError
@@ -187,12 +189,18 @@ class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
         self.outcome = None
         attempt = int(getattr(self, "execution_count", 1) or 1)
-        self.outcome = run_attempt(
-            self.ghx_session, self.identity(), self.scenario, self.bound_input, attempt=attempt
-        )
+        policy = retry_policy(self.config)
+        allowed = self.scenario.allowed_retries
+        try:
+            self.outcome = run_attempt(
+                self.ghx_session, self.identity(), self.scenario, self.bound_input, attempt=attempt
+            )
+        except BaseException as exc:
+            if is_backstop_timeout(exc) and policy.retries(TIMEOUT, allowed, attempt):
+                raise TransientTimeout(str(exc)) from exc
+            raise
         if not self.outcome.passed:
-            policy = retry_policy(self.config)
-            if policy.retries(self.outcome.kind, self.scenario.allowed_retries, attempt):
+            if policy.retries(self.outcome.kind, allowed, attempt):
                 raise TransientFailure(self.outcome)
             raise ScenarioFailed(self.outcome)
 
@@ -202,10 +210,14 @@ class ScenarioItem(pytest.Item):
         redactor = self.ghx_session.redactor
         if isinstance(excinfo.value, ScenarioFailed) and self.outcome is not None:
             return failure_report(self.config, self.name, self.outcome, redactor)
+        if isinstance(excinfo.value, TransientTimeout) and excinfo.value.__cause__ is not None:
+            cause = excinfo.value.__cause__
+            excinfo = pytest.ExceptionInfo.from_exception(cause)
         if self.outcome is None and is_backstop_timeout(excinfo.value):
             # stopped outside the adapter's run() (opening the backend, judging)
             first = str(excinfo.value).strip().splitlines()[0]
-            rendered = render_exception(self.config, (excinfo.type, excinfo.value, excinfo.tb))
+            exc_info = (excinfo.type, excinfo.value, excinfo.tb)
+            rendered = render_exception(self.config, starting_at(exc_info, run_attempt.__code__))
             return redactor.text(
                 f"{self.name}: runner error: timeout: pytest-timeout stopped the item "
                 f"{BACKSTOP_GRACE_S:g}s after its {self.scenario.timeout_ms} ms deadline "

@@ -13,7 +13,7 @@ import os
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -39,6 +39,11 @@ class TransientFailure(ScenarioFailed):
     this class's name)."""
 
 
+class TransientTimeout(Exception):
+    """pytest-timeout's backstop stopped an attempt outside the adapter's ``run`` (opening the
+    backend, judging) and the policy reruns it; raised from the backstop's exception."""
+
+
 def _hidden(frame: Any) -> bool:
     return bool(frame.f_locals.get("__tracebackhide__", False))
 
@@ -51,6 +56,16 @@ def exception_text(exc_info: ExcInfo) -> str:
     frames = [(f, line) for f, line in traceback.walk_tb(tb) if not _hidden(f)]
     formatted.stack = traceback.StackSummary.extract(iter(frames))
     return "".join(formatted.format())
+
+
+def starting_at(exc_info: ExcInfo, code: CodeType) -> ExcInfo:
+    """``exc_info`` with its traceback from the first frame running ``code`` (unchanged when
+    no frame does)."""
+    kind, value, tb = exc_info
+    entry = tb
+    while entry is not None and entry.tb_frame.f_code is not code:
+        entry = entry.tb_next
+    return (kind, value, entry) if entry is not None else exc_info
 
 
 def _style(config: pytest.Config) -> str:

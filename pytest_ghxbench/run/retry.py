@@ -18,7 +18,8 @@ A :class:`RetryPolicy` says which kinds are retried and how often: timeouts up t
 ``allowed_retries``; rate limits, 5xx and connection errors (the infrastructure's fault, not the
 agent's) up to ``max(allowed_retries, transient_reruns)``. Other kinds are never retried.
 Reruns are pytest-rerunfailures' ``flaky`` marker, restricted with ``only_rerun`` to the
-exception an item raises for a retryable attempt (:class:`TransientFailure`).
+exceptions an item raises for a retryable attempt (``TransientFailure``, ``TransientTimeout``
+in :mod:`pytest_ghxbench.run.failures`).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ DEFAULT_RETRY_ON: frozenset[str] = frozenset(TRANSIENT_KINDS)
 DEFAULT_TRANSIENT_RERUNS = 2
 
 # pytest-rerunfailures matches ``only_rerun`` patterns against "<ExceptionName>: <message>".
-RERUN_PATTERN = r"^TransientFailure: "
+RERUN_PATTERN = r"^Transient(?:Failure|Timeout): "
 
 _RATE_LIMIT = re.compile(r"\b429\b|rate[ _-]?limit|too many requests", re.IGNORECASE)
 _SERVER_ERROR = re.compile(

@@ -55,6 +55,20 @@ EXTRA = textwrap.dedent(
 
     def pytest_ghxbench_adapters(config):
         return [Broken(), Parsing()]
+
+
+    class SlowBackend(DemoBackend):
+        opened = 0
+
+        def open_session(self, item_id, workdir):
+            SlowBackend.opened += 1
+            if SlowBackend.opened == 1 and (HERE / "slow-backend").exists():
+                time.sleep(30)
+            return super().open_session(item_id, workdir)
+
+
+    def pytest_ghxbench_backends(config):
+        return [SlowBackend()]
     """
 ).replace("class Broken(ScriptedAdapter):", "class Broken(ScriptedAdapter):\n    name = 'scripted'")
 EXTRA = EXTRA.replace(
@@ -291,3 +305,29 @@ def test_under_xdist_the_failure_keeps_the_traceback_and_the_adapters_stack(
     )
     result.stdout.fnmatch_lines(["E*ValueError: bad shape"])
     assert "Stack of" not in result.stdout.str() + result.stderr.str()
+
+
+@pytest.mark.parametrize(
+    ("allowed_retries", "expected"), [(1, {"passed": 1, "rerun": 1}), (0, {"failed": 1})]
+)
+def test_a_hang_outside_the_adapter_is_retried_within_the_scenario_budget(
+    pytester: pytest.Pytester, allowed_retries: int, expected: dict[str, int]
+) -> None:
+    project(
+        pytester, [atomic("repo-view-001", timeout_ms=200, allowed_retries=allowed_retries)], {}
+    )
+    (pytester.path / "slow-backend").write_text("")
+    result = pytester.runpytest_subprocess("--ghx-mode=ghx")
+    assert result.parseoutcomes() == expected
+    (row,) = read_rows(pytester)
+    assert row["external_retry_count"] == allowed_retries
+    if not allowed_retries:
+        result.stdout.fnmatch_lines(
+            [
+                "*runner error: timeout: pytest-timeout stopped the item*",
+                "*def run_attempt(*",
+                "*def open_session(self, item_id, workdir):*",
+                ">*time.sleep(30)",
+            ]
+        )
+        result.stdout.no_fnmatch_line("*def from_call(*")

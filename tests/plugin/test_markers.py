@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_ghxbench.run.retry import RERUN_PATTERN
 from tests.plugin.support import atomic, setup_project
 
 
@@ -78,4 +79,4 @@ def test_the_rerun_mark_is_restricted_to_transient_failures(tagged: pytest.Pytes
     first = marks["repo-view-001[ghx-r1]"]
     assert first is not None
     # allowed_retries=1 is below the default budget for rate limits, 5xx and connections (2)
-    assert first.kwargs == {"reruns": 2, "only_rerun": ["^TransientFailure: "]}
+    assert first.kwargs == {"reruns": 2, "only_rerun": [RERUN_PATTERN]}

@@ -80,3 +80,14 @@ def test_retry_on_settings_parse(value: str | list[str], kinds: set[str]) -> Non
 def test_an_unknown_retry_kind_names_the_valid_ones() -> None:
     with pytest.raises(ValueError, match=r"adapter_bug.*valid: timeout, rate_limit"):
         retry.parse_retry_on("timeout adapter_bug")
+
+
+def test_the_rerun_pattern_matches_only_the_retryable_exceptions() -> None:
+    import re
+
+    from pytest_ghxbench.run.failures import ScenarioFailed, TransientFailure, TransientTimeout
+
+    for cls in (TransientFailure, TransientTimeout):
+        assert re.search(retry.RERUN_PATTERN, f"{cls.__name__}: x")
+    for cls in (ScenarioFailed, RuntimeError):
+        assert not re.search(retry.RERUN_PATTERN, f"{cls.__name__}: TransientFailure: x")
