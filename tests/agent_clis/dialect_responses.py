@@ -52,9 +52,9 @@ from tests.agent_clis.scripted import (
 __all__ = ["SCRIPTED_MODEL", "SHELL_TOOLS", "Responses", "wire_usage"]
 
 SCRIPTED_MODEL = "scripted-responses-1"
-SHELL_TOOLS = {"exec_command": "cmd", "shell_command": "command", "shell": "command"}
-"""Shell tools a Codex runtime may offer, with the argument that holds the command line.
-Codex 0.169 offers ``exec_command`` (``cmd``; unified exec, the default)."""
+SHELL_TOOLS = {"exec_command": "cmd", "shell_command": "command"}
+"""Shell tools a Codex runtime may offer, with the argument that holds the command line (a
+string). Codex 0.169 offers ``exec_command`` (unified exec, the default) and ``write_stdin``."""
 ERROR_TYPES = {
     400: ("invalid_request_error", "invalid_request"),
     401: ("invalid_request_error", "invalid_api_key"),
