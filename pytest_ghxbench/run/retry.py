@@ -136,15 +136,21 @@ TRANSIENT_RERUNS_INI = "ghx_transient_reruns"
 
 
 def _ini(config: pytest.Config, name: str) -> Any:
+    """The command-line option of that dest when given, else the ini setting; None when
+    neither is registered (the module default applies)."""
+    given = config.getoption(name, None)
+    if given is not None:
+        return given
     try:
         return config.getini(name)
-    except ValueError:  # not registered (yet): the module default applies
+    except ValueError:
         return None
 
 
 def retry_policy(config: pytest.Config) -> RetryPolicy:
-    """The session's policy: the ini settings ``ghx_retry_on`` and ``ghx_transient_reruns``
-    when registered and set, else the module defaults. Invalid values are usage errors."""
+    """The session's policy: ``--ghx-retry-on`` / ``ghx_retry_on`` and
+    ``--ghx-transient-reruns`` / ``ghx_transient_reruns`` when registered and set, else the
+    module defaults. Invalid values are usage errors."""
     policy = config.stash.get(_POLICY_KEY, None)
     if policy is not None:
         return policy
