@@ -86,6 +86,10 @@ def _finite(value: object) -> float | None:
     return None
 
 
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def _timing(result: RunResult | None, wall_ms: float) -> dict[str, float | None]:
     """The row's timing fields, one definition for every adapter (see :class:`RunResult`):
     latency runs from the runtime being ready to its final answer; startup before that."""
@@ -151,6 +155,9 @@ def runner_error_data(
         output_valid=False,
         **_timing(result, wall_ms),
         tokens=_tokens(tokens) if tokens is not None else _tokens(Tokens()),
+        # Requests the runtime made before it failed were made (and maybe paid for).
+        api_calls=_count(result.api_calls) if result is not None else 0,
+        internal_retry_count=_count(result.internal_retry_count) if result is not None else 0,
         model=model_info(identity.default_model, identity.mode, identity.adapter),
         error={"type": RUNNER_ERROR, "message": _clip(message)},
         failures=[_clip(message)],

@@ -15,6 +15,9 @@ from typing import Any
 
 import pytest
 
+# Imported once for the process: pytester drops the modules a run imported first, and a second
+# run would then load the sandbox's TLS stack again, with classes the first copy rejects.
+import pytest_ghxbench.sandbox.api.tls  # noqa: F401
 from tests.agent_clis.pr_view import PR_VIEW_SCENARIO
 
 __all__ = ["CANARY_KEY", "agent_cli", "recorded_rows", "run_pr_view", "written_text"]

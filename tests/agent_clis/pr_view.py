@@ -21,8 +21,9 @@ GH_COMMAND = "gh pr view 7 --json " + ",".join(FIELDS)
 GHX_COMMAND = (
     "ghx run pr.view --input " + """'{"owner": "acme-labs", "name": "tinykv", "prNumber": 7}'"""
 )
-MCP_TOOL = "pull_request_read"
-MCP_ARGUMENTS = {"method": "get", "owner": "acme-labs", "repo": "tinykv", "pullNumber": 7}
+MCP_TOOL = "get_pull_request"
+"""How the pinned github-mcp-server (0.12.1) reads one pull request."""
+MCP_ARGUMENTS = {"owner": "acme-labs", "repo": "tinykv", "pullNumber": 7}
 
 
 def _json_in(text: str) -> Any:
@@ -60,7 +61,13 @@ def envelope_from(output: str, mode: str) -> dict[str, Any]:
             "meta": {},
         }
     if mode == "ghx":
-        return value  # ghx prints the envelope itself
+        # ghx prints {"ok","data"} or {"ok","error"}; the answer contract wants all four keys
+        return {
+            "ok": value.get("ok"),
+            "data": value.get("data"),
+            "error": value.get("error"),
+            "meta": {"route_used": "cli"},
+        }
     data = _from_rest(value) if mode == "mcp" else {name: value.get(name) for name in FIELDS}
     if data.get("number") != 7:
         return {"ok": False, "data": None, "error": {"code": "UNKNOWN", "message": "no PR"}}

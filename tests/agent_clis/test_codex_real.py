@@ -24,7 +24,6 @@ from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
 from tests.agent_clis.scripted import (
     Action,
-    Answer,
     Failure,
     McpCall,
     Script,
@@ -42,31 +41,7 @@ PROVIDER = "scripted"
 KEY_VARIABLE = "SCRIPTED_RESPONSES_KEY"
 SHELL_TOOL = "exec_command"
 """Codex 0.169's shell tool (argument ``cmd``); with ``write_stdin`` it is off in mcp items."""
-PINNED_MCP_TOOL = "get_pull_request"
-"""How the pinned github-mcp-server (0.12.1) reads a pull request (``pr_view.py`` assumes the
-newer ``pull_request_read``)."""
-
 Start = Callable[..., ScriptedModel]
-
-
-def pinned(script: Script) -> Script:
-    """``script`` fitted to the pinned tools: the MCP server's older tool name, and the
-    envelope fields the built-in ghx leaves out (``error``, ``meta``)."""
-
-    def fitted(turn: Turn) -> Action:
-        action = script(turn)
-        offered = any(name.endswith(f"__{MCP_TOOL}") for name in turn.tool_names)
-        if isinstance(action, McpCall) and action.tool == MCP_TOOL and not offered:
-            arguments = {k: v for k, v in action.arguments.items() if k != "method"}
-            return McpCall(PINNED_MCP_TOOL, arguments)
-        if isinstance(action, Answer):
-            envelope = json.loads(action.text)
-            if envelope.get("ok") is True and "meta" not in envelope:
-                envelope = {**envelope, "error": None, "meta": {"route_used": "cli"}}
-                return Answer(json.dumps(envelope))
-        return action
-
-    return fitted
 
 
 @pytest.fixture
@@ -162,7 +137,7 @@ def assert_measured(row: dict[str, Any], answers: int) -> None:
 
 
 def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, codex: Start) -> None:
-    direct_script, mcp_script = pr_view_script("agent_direct"), pinned(pr_view_script("mcp"))
+    direct_script, mcp_script = pr_view_script("agent_direct"), pr_view_script("mcp")
 
     def script(turn: Turn) -> Action:  # the item's mode shows in the tools it is offered
         return (direct_script if SHELL_TOOL in turn.tool_names else mcp_script)(turn)
@@ -185,7 +160,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, codex: St
     offered = mcp_asks[0].turn.tool_names
     assert "write_stdin" not in offered and "web_search" not in json.dumps(mcp_asks[0].body)
     (call,) = transcript_calls(pytester.path, "mcp")
-    assert call["name"] == f"mcp__ghxbench__{PINNED_MCP_TOOL}" and call["ok"] is True
+    assert call["name"] == f"mcp__ghxbench__{MCP_TOOL}" and call["ok"] is True
     # Starting Codex and the MCP server is startup, not latency: the same script takes the
     # same time in both modes, apart from the tools' own run time.
     model_ms = [
@@ -196,7 +171,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, codex: St
 
 def test_commands_see_the_items_path(pytester: pytest.Pytester, codex: Start) -> None:
     """The ghx item: ``ghx`` is only on the item's PATH, which a login shell would reset."""
-    script = pinned(pr_view_script("ghx"))
+    script = pr_view_script("ghx")
 
     def probing(turn: Turn) -> Action:
         if not turn.tool_results:

@@ -23,9 +23,7 @@ from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
 from tests.agent_clis.scripted import (
     Action,
-    Answer,
     Failure,
-    McpCall,
     Script,
     ScriptedModel,
     Turn,
@@ -38,37 +36,9 @@ USAGE = Usage(input=1000, output=50, cache_read=200, reasoning=20)
 THINK_S = 0.4
 REPS = 2
 PROVIDER = "scripted"
-PINNED_MCP_TOOL = "get_pull_request"
 CONVERSATION_MARK = "You are opencode"
 """The start of OpenCode's system prompt: every request the test counts is a conversation
 request (a title or summary request would carry another prompt)."""
-
-
-def pinned(script: Script) -> Script:
-    """``script`` adjusted to what the pinned tools offer (``pr_view.py`` assumes otherwise):
-    github-mcp-server 0.12.1 reads a pull request with ``get_pull_request`` (no
-    ``pull_request_read``), and the built-in ghx prints ``{"ok", "data"}`` without ``error``
-    and ``meta``, which the answer then completes."""
-
-    def adjusted(turn: Turn) -> Action:
-        action = script(turn)
-        offered = turn.tool_names
-        if (
-            isinstance(action, McpCall)
-            and action.tool == MCP_TOOL
-            and not any(name.endswith(f"_{MCP_TOOL}") for name in offered)
-            and any(name.endswith(f"_{PINNED_MCP_TOOL}") for name in offered)
-        ):
-            arguments = {k: v for k, v in action.arguments.items() if k != "method"}
-            return McpCall(PINNED_MCP_TOOL, arguments)
-        if isinstance(action, Answer):
-            envelope = json.loads(action.text)
-            if envelope.get("ok") is True and "meta" not in envelope:
-                envelope = {**envelope, "error": None, "meta": {"route_used": "cli"}}
-                return Answer(json.dumps(envelope))
-        return action
-
-    return adjusted
 
 
 @pytest.fixture
@@ -165,7 +135,7 @@ def assert_measured(row: dict[str, Any], answers: int, retries: int = 0) -> None
 
 
 def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode: Any) -> None:
-    direct_script, mcp_script = pr_view_script("agent_direct"), pinned(pr_view_script("mcp"))
+    direct_script, mcp_script = pr_view_script("agent_direct"), pr_view_script("mcp")
 
     def script(turn: Turn) -> Action:  # the item's mode shows in the tools it is offered
         return (direct_script if SHELL_TOOL in turn.tool_names else mcp_script)(turn)
@@ -193,7 +163,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
     assert offered and all(name.startswith("ghxbench_") for name in offered)
     for record in attempts(pytester.path, "mcp"):
         (call,) = record["tool_calls"]
-        assert call["name"] == f"ghxbench_{PINNED_MCP_TOOL}" and call["ok"] is True
+        assert call["name"] == f"ghxbench_{MCP_TOOL}" and call["ok"] is True
 
     # Starting the item's server and its MCP server is startup, not latency: the same script
     # takes the same time in both modes, apart from the tools' own run time (gh takes about
@@ -212,7 +182,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
 def test_ghx_item_runs_ghx_and_a_retried_request_counts(
     pytester: pytest.Pytester, opencode: Any
 ) -> None:
-    ghx = pinned(pr_view_script("ghx"))
+    ghx = pr_view_script("ghx")
     refused: list[Turn] = []
 
     def script(turn: Turn) -> Action:  # the first request is refused; OpenCode retries it

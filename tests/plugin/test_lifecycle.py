@@ -154,7 +154,9 @@ def test_reruns_make_one_row_for_the_final_attempt(pytester: pytest.Pytester) ->
     setup_project(
         pytester,
         [atomic("repo-view-001", allowed_retries=2)],
-        behaviour={"repo-view-001": {"*": {"raise": "flaky", "fail_attempts": 2}}},
+        behaviour={
+            "repo-view-001": {"*": {"error": "HTTP 503 Service Unavailable", "fail_attempts": 2}}
+        },
     )
     result = pytester.runpytest("--ghx-mode=ghx")
     outcomes = result.parseoutcomes()
