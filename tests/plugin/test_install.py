@@ -259,3 +259,33 @@ def test_sandbox_command_with_missing_seed(
     out, err = io.StringIO(), io.StringIO()
     assert run_sandbox(args, stdout=out, stderr=err) == 2
     assert f"ghxbench sandbox {command}: {missing}: cannot read sandbox seed" in err.getvalue()
+
+
+def test_xdist_workers_skip_testpaths_conftests(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    setup_project(pytester, [atomic("repo-view-001"), atomic("repo-view-002")])
+    _with_testpaths(pytester)
+    result = pytester.runpytest_subprocess("--ghx-mode=ghx", "--reps=2", "-n", "2")
+    result.assert_outcomes(passed=4)
+
+
+# --- The ghxbench command line from an installation ---------------------------------------------
+
+
+def test_ghxbench_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    from pytest_ghxbench.cli.main import main
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"ghxbench {metadata.version('pytest-ghxbench')}"
+
+
+def test_ghxbench_check_defaults_to_the_shipped_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_ghxbench.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 0
+    assert f"{_shipped_ids()} scenarios" in capsys.readouterr().out
