@@ -107,6 +107,7 @@ class ChatCompletions:
             if isinstance(function, dict) and function.get("name")
         ]
         self._request.offered = names
+        self._request.stream = bool(body.get("stream"))
         return Turn(tool_results=results, tool_names=names)
 
     def respond(
@@ -118,6 +119,9 @@ class ChatCompletions:
             send_json(handler, action.status, body)
             return
         offered = getattr(self._request, "offered", None) or []
+        if not getattr(self._request, "stream", True):
+            send_json(handler, 200, self.completion(action, usage, index, offered))
+            return
         events: list[tuple[str | None, Any]] = [
             (None, chunk) for chunk in self.chunks(action, usage, index, offered)
         ]
@@ -161,11 +165,40 @@ class ChatCompletions:
         out.append({**base, "choices": [], "usage": wire_usage(usage)})
         return out
 
+    def completion(
+        self, action: Action, usage: Usage, index: int, offered: list[str]
+    ) -> dict[str, Any]:
+        """The ``chat.completion`` object of one answer with ``action``, for a client that
+        did not ask for a stream (the ``openai`` adapter's loop)."""
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        if isinstance(action, Answer):
+            message["content"], finish = action.text, "stop"
+        else:
+            name, arguments = self._tool(action, offered)
+            message["tool_calls"] = [
+                {
+                    "id": f"call_scripted{index:04d}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(arguments)},
+                }
+            ]
+            finish = "tool_calls"
+        return {
+            "id": f"chatcmpl-scripted{index:04d}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": SCRIPTED_MODEL,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": wire_usage(usage),
+        }
+
     def _tool(self, action: Action, offered: list[str]) -> tuple[str, Mapping[str, Any]]:
         if isinstance(action, Shell):
             # The shell tool even when it is not offered: the model tries, the runtime refuses.
             return self.shell_tool, {"command": action.command}
         assert isinstance(action, McpCall), action
         suffix = f"_{action.tool}"
-        name = next((n for n in offered if n.endswith(suffix)), f"ghxbench{suffix}")
+        name = next(
+            (n for n in offered if n == action.tool or n.endswith(suffix)), f"ghxbench{suffix}"
+        )
         return name, dict(action.arguments)
