@@ -185,6 +185,28 @@ def add_options(parser: pytest.Parser) -> None:
                 help=spec.help,
             )
             parser.addini(spec.ini, help=spec.help, type=_STRING, default=None)
+    # Read by run/retry.py (command line first, then the ini key of the same name).
+    for flag, name, metavar, text in _RETRY_OPTIONS:
+        group.addoption(flag, action="store", default=None, dest=name, metavar=metavar, help=text)
+        parser.addini(name, help=text, type=_STRING, default=None)
+
+
+_RETRY_OPTIONS = (
+    (
+        "--ghx-retry-on",
+        "ghx_retry_on",
+        "KIND[,KIND...]",
+        "Failure kinds retried: timeout, rate_limit, server_error, connection, all or none "
+        "(default all of them); an adapter's own exception is never retried.",
+    ),
+    (
+        "--ghx-transient-reruns",
+        "ghx_transient_reruns",
+        "N",
+        "Reruns for rate limits, 5xx and connection errors when the scenario allows fewer "
+        "(default 2).",
+    ),
+)
 
 
 @dataclass(frozen=True)
