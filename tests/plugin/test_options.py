@@ -71,3 +71,13 @@ def test_configured_modes_are_valid_gate_modes(pytester: pytest.Pytester) -> Non
     ):
         result = pytester.runpytest("--ghx-mode=ghx", "--collect-only", *args)
         assert result.ret == 0, (args, result.stderr.str())
+
+
+def test_retry_options_are_registered(pytester: pytest.Pytester) -> None:
+    """run/retry.py reads these dests and ini keys; here they exist and show in --help."""
+    result = pytester.runpytest("--help")
+    out = result.stdout.str()
+    for name in ("--ghx-retry-on=KIND[,KIND...]", "--ghx-transient-reruns=N"):
+        assert name in out
+    for ini in ("ghx_retry_on (string)", "ghx_transient_reruns (string)"):
+        assert ini in out
