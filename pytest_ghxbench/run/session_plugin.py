@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.options import Settings
+from pytest_ghxbench.options import Settings, describe_scenario_root
 from pytest_ghxbench.run.backstop import BackstopTimer
 from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
 from pytest_ghxbench.run.keys import (
@@ -27,7 +27,7 @@ from pytest_ghxbench.run.markers import check_mark_expression
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
 from pytest_ghxbench.run.retry import retry_policy
 from pytest_ghxbench.run.rows import finish_row, runner_error_data
-from pytest_ghxbench.run.session import RUN_ID_KEY, build_session
+from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
 from pytest_ghxbench.run.verdict import finish_session
 from pytest_ghxbench.scenario.loader import is_scenario_file
 
@@ -61,6 +61,21 @@ def activate(config: pytest.Config, settings: Settings) -> None:
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
         config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
+
+
+def _too_few_reps(session: GhxSession) -> list[str]:
+    """A warning, before anything runs, when the gate cannot compare the pair at this --reps."""
+    s = session.settings
+    needed = session.profile.min_samples_per_scenario_per_mode
+    compared = s.baseline in session.modes and s.candidate in session.modes
+    if not compared or s.reps >= needed:
+        return []
+    return [
+        f"ghxbench: WARNING: --reps={s.reps} gives each scenario fewer than the {needed} stable "
+        f"rows per mode that gate {s.gate_profile} compares ({s.candidate} vs {s.baseline}): "
+        f"no scenario will be eligible and the efficiency checks will fail; use --reps={needed} "
+        "or more"
+    ]
 
 
 def _backend_description(backend: Any) -> list[str]:
@@ -97,8 +112,9 @@ class BenchmarkHooks:
             f"ghxbench: adapter={session.adapter.name} backend={s.backend} "
             f"modes={','.join(session.modes)} reps={s.reps} profile={s.gate_profile}"
             f"{' (required)' if s.gate_required else ''} run_id={session.run_id}",
-            f"ghxbench: scenarios={s.scenario_root} results={s.results_dir} "
+            f"ghxbench: scenarios={describe_scenario_root(s)} results={s.results_dir} "
             f"manifest={session.manifest_source}",
+            *_too_few_reps(session),
             *_backend_description(session.backend),
         ]
 

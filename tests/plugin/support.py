@@ -5,7 +5,7 @@ directory, so each test states exactly what the "agent" does:
 
     {"<scenario id>": {"<mode or *>": {"tokens": {...}, "tool_calls": 2, "latency_ms": 900,
                                         "answer": "<text>" | {...}, "raise": "msg",
-                                        "error": "HTTP 503 ... (a reported runner error)",
+                                        "report_error": "HTTP 503 ... (a reported runner error)",
                                         "sleep": 0.5, "fail_attempts": 1, "exit": 1,
                                         "action": ["task", {input}], "cost": 0.01}}}
 
@@ -123,8 +123,8 @@ CONFTEST = textwrap.dedent(
                 time.sleep(b["sleep"])
             if "raise" in b and (failing or not b.get("fail_attempts")):
                 raise RuntimeError(b["raise"])
-            if "error" in b and (failing or not b.get("fail_attempts")):
-                return gb.RunResult(error=b["error"])
+            if "report_error" in b and (failing or not b.get("fail_attempts")):
+                return gb.RunResult(error=b["report_error"])
             if "echo_env" in b:
                 answer = json.dumps({"ok": True, "data": {"seen": os.environ.get(b["echo_env"])},
                                      "error": None, "meta": {"route_used": "cli"}})

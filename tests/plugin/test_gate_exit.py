@@ -160,3 +160,19 @@ def test_row_and_summary_hooks_are_called(pytester: pytest.Pytester) -> None:
         ["*HOOK rows [[]('repo-view-001', 'ghx', True), ('repo-view-002', 'ghx', True)[]] runs 2*"]
     )
     assert len(read_rows(pytester)) == 2
+
+
+@pytest.mark.parametrize(
+    ("modes", "reps", "warned"),
+    [("agent_direct,ghx", 2, True), ("agent_direct,ghx", 3, False), ("ghx", 1, False)],
+)
+def test_too_few_reps_for_the_gate_is_said_up_front(
+    pytester: pytest.Pytester, modes: str, reps: int, warned: bool
+) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    result = pytester.runpytest(f"--ghx-mode={modes}", f"--reps={reps}", "--collect-only")
+    warning = [line for line in result.outlines if line.startswith("ghxbench: WARNING: --reps=")]
+    assert bool(warning) is warned, result.outlines[:6]
+    if warned:
+        assert "fewer than the 3 stable rows per mode" in warning[0]
+        assert "(ghx vs agent_direct)" in warning[0] and "use --reps=3" in warning[0]

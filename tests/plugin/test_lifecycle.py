@@ -155,7 +155,9 @@ def test_reruns_make_one_row_for_the_final_attempt(pytester: pytest.Pytester) ->
         pytester,
         [atomic("repo-view-001", allowed_retries=2)],
         behaviour={
-            "repo-view-001": {"*": {"error": "HTTP 503 Service Unavailable", "fail_attempts": 2}}
+            "repo-view-001": {
+                "*": {"report_error": "HTTP 503 Service Unavailable", "fail_attempts": 2}
+            }
         },
     )
     result = pytester.runpytest("--ghx-mode=ghx")
