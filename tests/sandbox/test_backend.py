@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import shutil
+import subprocess
 import textwrap
 from pathlib import Path
 from typing import Any
