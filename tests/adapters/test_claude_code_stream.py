@@ -216,7 +216,9 @@ def test_the_runtimes_own_settings_pass_through_and_stay_secret(
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "tok-CANARY-424242")
+    monkeypatch.setenv("ANTHROPIC_CUSTOM_HEADERS", "X-Gateway-Auth: gw-CANARY-777777")
     steps: list[dict[str, Any]] = [
+        {"line": "$ENV{ANTHROPIC_CUSTOM_HEADERS}"},
         {"event": {**RESULT, "result": "$ENV{ANTHROPIC_AUTH_TOKEN}"}},
     ]
     result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps))
@@ -225,6 +227,7 @@ def test_the_runtimes_own_settings_pass_through_and_stay_secret(
         assert name in passed
     assert "ANTHROPIC_AUTH_TOKEN" in passed
     assert "tok-CANARY-424242" not in json.dumps(result.transcript)
+    assert "gw-CANARY-777777" not in json.dumps(result.transcript)
     assert result.final_text == "[redacted]"
 
 

@@ -179,10 +179,13 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, claude: A
     assert_measured(mcp, len(mcp_asks))
     offered = [n for n in mcp_asks[0].turn.tool_names if not n.startswith("Deferred")]
     assert MCP_NAME in offered and all(n.startswith("mcp__ghxbench__") for n in offered)
-    (call,) = transcript(pytester.path, "mcp")["tool_calls"]
-    assert call["name"] == MCP_NAME and call["ok"] is True
-    # starting the MCP server is startup, not latency: the same script takes the same time
-    assert abs(mcp["latency_ms_wall"] - direct["latency_ms_wall"]) < 500, (direct, mcp)
+    (mcp_call,) = transcript(pytester.path, "mcp")["tool_calls"]
+    assert mcp_call["name"] == MCP_NAME and mcp_call["ok"] is True
+    # starting the MCP server is startup, not latency: the same script takes the same time,
+    # but for running its tool (gh is a process; on a loaded machine it may take a second)
+    direct_model_ms = direct["latency_ms_wall"] - call["duration_ms"]
+    mcp_model_ms = mcp["latency_ms_wall"] - mcp_call["duration_ms"]
+    assert abs(mcp_model_ms - direct_model_ms) < 500, (direct, mcp, call, mcp_call)
 
 
 def test_ghx_item_runs_ghx(pytester: pytest.Pytester, claude: Any) -> None:
@@ -212,7 +215,7 @@ def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, claude: 
 
     _, (row,), model = run(pytester, claude, "agent_direct", refuse)
     # one request per attempt: CLAUDE_CODE_MAX_RETRIES=0 passed through, the runtime did not retry
-    assert model.answers == attempts(row) == 2
+    assert model.answers == attempts(row)
     assert row["success"] is False
     assert row["error"]["type"] == "runner_error"
     assert message in row["error"]["message"]

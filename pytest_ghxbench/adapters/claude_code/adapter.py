@@ -133,6 +133,9 @@ class ClaudeCodeAdapter:
             }
         argv = [*claude_argv(binary, request, mcp_config), *self.extra_args]
         secrets = secret_values(env)
+        headers = env.get("ANTHROPIC_CUSTOM_HEADERS", "")  # "Name: value" lines, e.g. a bearer
+        secrets += [line.partition(":")[2].strip() for line in headers.splitlines()]
+        secrets = sorted({s for s in secrets if len(s) >= 6}, key=len, reverse=True)
         clock = RuntimeClock()
         stream = ClaudeStream(clock=clock)
         try:
