@@ -95,6 +95,9 @@ def transcripts(pytester: pytest.Pytester) -> list[dict[str, Any]]:
 @pytest.fixture
 def parsing(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.setenv("DEMO_API_TOKEN", SECRET)
+    # pytest does not shorten the summary's failure lines when CI is set (as .ci/run sets it)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("BUILD_NUMBER", raising=False)
     project(pytester, [atomic("repo-view-001")], {})
     return pytester
 
