@@ -23,9 +23,7 @@ from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
 from tests.agent_clis.scripted import (
     Action,
-    Answer,
     Failure,
-    McpCall,
     Script,
     ScriptedModel,
     Turn,
@@ -36,41 +34,7 @@ pytestmark = pytest.mark.timeout(180)
 
 USAGE = Usage(input=1000, output=50, cache_read=200, cache_write=300, reasoning=20)
 THINK_S = 0.4
-SERVED_TOOL = "get_pull_request"
-"""What the pinned github-mcp-server (0.12.1) calls :data:`MCP_TOOL` (``pull_request_read`` is
-a later server's name for it)."""
-MCP_NAME = f"mcp__ghxbench__{SERVED_TOOL}"
-
-
-def served(script: Script) -> Script:
-    """``script``, asking the item's MCP server for the pull request by the name it serves."""
-
-    def ask(turn: Turn) -> Action:
-        action = script(turn)
-        offered = any(name.endswith(f"__{MCP_TOOL}") for name in turn.tool_names)
-        if isinstance(action, McpCall) and action.tool == MCP_TOOL and not offered:
-            args = {k: v for k, v in action.arguments.items() if k != "method"}
-            return McpCall(SERVED_TOOL, args)
-        return action
-
-    return ask
-
-
-def enveloped(script: Script) -> Script:
-    """``script``, its answers completed to the whole envelope (``ghx run`` prints
-    ``{"ok", "data"}`` alone without ``--verbose``; the answer contract wants ``error`` and
-    ``meta.route_used`` too)."""
-
-    def ask(turn: Turn) -> Action:
-        action = script(turn)
-        if isinstance(action, Answer):
-            envelope = json.loads(action.text)
-            envelope.setdefault("error", None)
-            envelope.setdefault("meta", {"route_used": "cli"})
-            return Answer(json.dumps(envelope))
-        return action
-
-    return ask
+MCP_NAME = f"mcp__ghxbench__{MCP_TOOL}"
 
 
 @pytest.fixture
@@ -157,7 +121,7 @@ def assert_measured(row: dict[str, Any], answers: int) -> None:
 
 
 def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, claude: Any) -> None:
-    direct_script, mcp_script = pr_view_script("agent_direct"), served(pr_view_script("mcp"))
+    direct_script, mcp_script = pr_view_script("agent_direct"), pr_view_script("mcp")
 
     def script(turn: Turn) -> Action:  # the item's mode shows in the tools it is offered
         return (direct_script if "Bash" in turn.tool_names else mcp_script)(turn)
@@ -189,7 +153,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, claude: A
 
 
 def test_ghx_item_runs_ghx(pytester: pytest.Pytester, claude: Any) -> None:
-    _, (row,), model = run(pytester, claude, "ghx", enveloped(pr_view_script("ghx")))
+    _, (row,), model = run(pytester, claude, "ghx", pr_view_script("ghx"))
     assert row["success"] is True, row
     assert_measured(row, model.answers)
     (call,) = transcript(pytester.path, "ghx")["tool_calls"]
@@ -219,5 +183,4 @@ def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, claude: 
     assert row["success"] is False
     assert row["error"]["type"] == "runner_error"
     assert message in row["error"]["message"]
-    # (a runner-error row records no api_calls; the adapter's count of refused requests is
-    # checked against the fake in tests/adapters/test_claude_code_stream.py)
+    assert row["api_calls"] == 1  # the refused request
