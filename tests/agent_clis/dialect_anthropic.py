@@ -25,11 +25,13 @@ from tests.agent_clis.scripted import (
     Shell,
     Turn,
     Usage,
+    content_text,
+    pieces,
     send_json,
     send_sse,
 )
 
-__all__ = ["ERROR_TYPES", "SCRIPTED_MODEL", "AnthropicMessages", "tool_result_text"]
+__all__ = ["ERROR_TYPES", "SCRIPTED_MODEL", "AnthropicMessages"]
 
 SCRIPTED_MODEL = "claude-scripted-1"
 ERROR_TYPES = {
@@ -43,23 +45,6 @@ ERROR_TYPES = {
     529: "overloaded_error",
 }
 """The ``error.type`` the API gives with each HTTP status."""
-
-
-def tool_result_text(content: Any) -> str:
-    """The text of a ``tool_result`` block's ``content`` (a string or a list of blocks)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            str(block.get("text", ""))
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-        )
-    return ""
-
-
-def _chunks(text: str, size: int = 24) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 class AnthropicMessages:
@@ -81,7 +66,7 @@ class AnthropicMessages:
                 continue
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_result":
-                    results.append(tool_result_text(block.get("content")))
+                    results.append(content_text(block.get("content")))
         names = [
             str(tool.get("name"))
             for tool in body.get("tools") or []
@@ -125,7 +110,7 @@ class AnthropicMessages:
         ]
         if isinstance(action, Answer):
             start = {"type": "text", "text": ""}
-            deltas = [{"type": "text_delta", "text": part} for part in _chunks(action.text)]
+            deltas = [{"type": "text_delta", "text": part} for part in pieces(action.text)]
             stop_reason = "end_turn"
         else:
             name, arguments = self._tool(action, offered or [])
@@ -133,7 +118,7 @@ class AnthropicMessages:
             start["input"] = {}  # type: ignore[assignment]
             deltas = [
                 {"type": "input_json_delta", "partial_json": part}
-                for part in ["", *_chunks(json.dumps(arguments))]
+                for part in ["", *pieces(json.dumps(arguments))]
             ]
             stop_reason = "tool_use"
         events.append(

@@ -29,11 +29,13 @@ from tests.agent_clis.scripted import (
     Shell,
     Turn,
     Usage,
+    content_text,
+    pieces,
     send_json,
     send_sse,
 )
 
-__all__ = ["ERROR_TYPES", "SCRIPTED_MODEL", "SHELL_TOOL", "ChatCompletions", "message_text"]
+__all__ = ["ERROR_TYPES", "SCRIPTED_MODEL", "SHELL_TOOL", "ChatCompletions"]
 
 SCRIPTED_MODEL = "scripted-chat-1"
 SHELL_TOOL = "bash"
@@ -48,23 +50,6 @@ ERROR_TYPES = {
     503: ("server_error", "service_unavailable"),
 }
 """The ``error.type`` and ``error.code`` the API gives with each HTTP status."""
-
-
-def message_text(content: Any) -> str:
-    """The text of a message's ``content``: a string, or a list of ``{"type": "text"}`` parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            str(part.get("text", ""))
-            for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
-        )
-    return ""
-
-
-def _pieces(text: str, size: int = 24) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def wire_usage(usage: Usage) -> dict[str, Any]:
@@ -95,7 +80,7 @@ class ChatCompletions:
     def parse(self, body: Mapping[str, Any]) -> Turn:
         """The ``role: tool`` message contents so far, oldest first, and the offered tools."""
         results = [
-            message_text(message.get("content"))
+            content_text(message.get("content"))
             for message in body.get("messages") or []
             if isinstance(message, dict) and message.get("role") == "tool"
         ]
@@ -145,7 +130,7 @@ class ChatCompletions:
 
         out = [chunk({"role": "assistant", "content": ""})]
         if isinstance(action, Answer):
-            out += [chunk({"content": piece}) for piece in _pieces(action.text)]
+            out += [chunk({"content": piece}) for piece in pieces(action.text)]
             finish = "stop"
         else:
             name, arguments = self._tool(action, offered)
@@ -158,7 +143,7 @@ class ChatCompletions:
             out.append(chunk({"tool_calls": [call]}))
             out += [
                 chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
-                for piece in _pieces(json.dumps(arguments))
+                for piece in pieces(json.dumps(arguments))
             ]
             finish = "tool_calls"
         out.append(chunk({}, finish))

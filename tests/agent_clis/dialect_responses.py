@@ -45,6 +45,7 @@ from tests.agent_clis.scripted import (
     Shell,
     Turn,
     Usage,
+    pieces,
     send_json,
     send_sse,
 )
@@ -82,10 +83,6 @@ def wire_usage(usage: Usage) -> dict[str, Any]:
         "output_tokens_details": {"reasoning_tokens": usage.reasoning},
         "total_tokens": prompt + completion,
     }
-
-
-def _pieces(text: str, size: int = 24) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def _output_text(item: Mapping[str, Any]) -> str:
@@ -242,7 +239,7 @@ def _item_events(item: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, 
         events += [
             {"type": "response.output_text.delta", **at, "content_index": 0, "delta": piece,
              "logprobs": []}
-            for piece in _pieces(text)
+            for piece in pieces(text)
         ]  # fmt: skip
         events += [
             {"type": "response.output_text.done", **at, "content_index": 0, "text": text,
@@ -266,7 +263,7 @@ def _item_events(item: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, 
     events = [{"type": "response.output_item.added", "output_index": 0, "item": started}]
     events += [
         {"type": "response.function_call_arguments.delta", **at, "delta": piece}
-        for piece in _pieces(arguments)
+        for piece in pieces(arguments)
     ]
     events += [
         {"type": "response.function_call_arguments.done", **at, "arguments": arguments},

@@ -32,6 +32,8 @@ __all__ = [
     "Shell",
     "Turn",
     "Usage",
+    "content_text",
+    "pieces",
     "send_json",
     "send_sse",
 ]
@@ -109,6 +111,25 @@ class Dialect(Protocol):
     ) -> None:
         """Write the HTTP response for ``action`` (the ``index``-th scripted request, from 0)."""
         ...
+
+
+def content_text(content: Any) -> str:
+    """The text of a message's ``content`` as the APIs send it: a string, or a list of parts
+    of which the ``{"type": "text"}`` ones carry text."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
+    return ""
+
+
+def pieces(text: str, size: int = 24) -> list[str]:
+    """``text`` cut into the small deltas a stream sends (one empty piece for no text)."""
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def send_sse(handler: BaseHTTPRequestHandler, events: list[tuple[str | None, Any]]) -> None:

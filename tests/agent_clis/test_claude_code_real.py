@@ -9,7 +9,6 @@ scripted server's count is the number of model requests. One plugin run per test
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 # Imported before any in-process run: a run's modules are unloaded after it, and
 # cryptography's bindings do not survive being imported a second time in one process.
 import pytest_ghxbench.sandbox.api.tls  # noqa: F401
+from tests.agent_clis.conftest import Serve
 from tests.agent_clis.dialect_anthropic import SCRIPTED_MODEL, AnthropicMessages
 from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written_text
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
@@ -38,23 +38,21 @@ MCP_NAME = f"mcp__ghxbench__{MCP_TOOL}"
 
 
 @pytest.fixture
-def claude(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def claude(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve
+) -> tuple[Any, str]:
     """``start(script)``: a scripted model the real Claude Code is pointed at; and the binary."""
     binary = agent_cli("claude")
-    models: list[ScriptedModel] = []
 
     def start(script: Script) -> ScriptedModel:
-        model = ScriptedModel(AnthropicMessages(), script, USAGE, think_s=THINK_S)
-        models.append(model)
+        model = serve_model(AnthropicMessages(), script, USAGE, THINK_S)
         monkeypatch.setenv("ANTHROPIC_BASE_URL", model.url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", CANARY_KEY)
         monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         monkeypatch.setenv("CLAUDE_CODE_MAX_RETRIES", "0")  # a refused request fails at once
         return model
 
-    yield start, binary
-    for model in models:
-        model.close()
+    return start, binary
 
 
 def pyproject(binary: str) -> str:

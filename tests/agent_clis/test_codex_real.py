@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import pytest
 # Imported here, before any in-process run: a run's modules are unloaded after it, and
 # cryptography's bindings do not survive being imported a second time in one process.
 import pytest_ghxbench.sandbox.api.tls  # noqa: F401
+from tests.agent_clis.conftest import Serve
 from tests.agent_clis.dialect_responses import SCRIPTED_MODEL, Responses
 from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written_text
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
@@ -45,15 +46,13 @@ Start = Callable[..., ScriptedModel]
 
 
 @pytest.fixture
-def codex(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[Start]:
+def codex(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve) -> Start:
     """``start(script, dialect=None)``: a scripted model that the real Codex, configured the
     way a user configures a local Responses endpoint, is pointed at."""
     agent_cli("codex")
-    models: list[ScriptedModel] = []
 
     def start(script: Script, dialect: Responses | None = None) -> ScriptedModel:
-        model = ScriptedModel(dialect or Responses(), script, USAGE, think_s=THINK_S)
-        models.append(model)
+        model = serve_model(dialect or Responses(), script, USAGE, THINK_S)
         home = pytester.path / "codex-home"
         home.mkdir(exist_ok=True)
         (home / "config.toml").write_text(
@@ -72,9 +71,7 @@ def codex(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterato
             monkeypatch.delenv(variable, raising=False)
         return model
 
-    yield start
-    for model in models:
-        model.close()
+    return start
 
 
 def run(

@@ -5,10 +5,10 @@ fixed time per answer."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
+from tests.agent_clis.conftest import Serve
 from tests.agent_clis.dialect_chat import ChatCompletions
 from tests.agent_clis.harness import CANARY_KEY, run_pr_view, written_text
 from tests.agent_clis.pr_view import pr_view_script
@@ -19,23 +19,14 @@ USAGE = Usage(input=900, output=40, cache_read=300, reasoning=12)
 CONFIG = '[tool.ghxbench.adapters.openai]\nmodel = "local/scripted-chat-1"\n'
 
 
-@pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ScriptedModel]]:
-    models: list[ScriptedModel] = []
-    yield models
-    for model in models:
-        model.close()
-
-
 def run(
     pytester: pytest.Pytester,
     monkeypatch: pytest.MonkeyPatch,
-    models: list[ScriptedModel],
+    serve_model: Serve,
     mode: str,
     script: Script,
 ) -> tuple[dict[str, object], ScriptedModel]:
-    model = ScriptedModel(ChatCompletions(), script, USAGE, think_s=THINK_S)
-    models.append(model)
+    model = serve_model(ChatCompletions(), script, USAGE, THINK_S)
     monkeypatch.setenv("OPENAI_BASE_URL", f"{model.url}/v1")
     monkeypatch.setenv("OPENAI_API_KEY", CANARY_KEY)
     _, rows = run_pr_view(pytester, adapter="openai", mode=mode, config=CONFIG)
@@ -44,12 +35,12 @@ def run(
 
 
 def test_latency_starts_when_the_model_is_first_asked(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, scripted: list[ScriptedModel]
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve
 ) -> None:
     direct, direct_model = run(
-        pytester, monkeypatch, scripted, "agent_direct", pr_view_script("agent_direct")
+        pytester, monkeypatch, serve_model, "agent_direct", pr_view_script("agent_direct")
     )
-    mcp, mcp_model = run(pytester, monkeypatch, scripted, "mcp", pr_view_script("mcp"))
+    mcp, mcp_model = run(pytester, monkeypatch, serve_model, "mcp", pr_view_script("mcp"))
     for row, model in ((direct, direct_model), (mcp, mcp_model)):
         assert row["success"] is True, row["error"]
         answers = model.answers
@@ -69,10 +60,10 @@ def test_latency_starts_when_the_model_is_first_asked(
 
 
 def test_gh_in_an_mcp_item_is_a_failure(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, scripted: list[ScriptedModel]
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve
 ) -> None:
     script = pr_view_script("mcp", tool_mode="agent_direct")
-    row, model = run(pytester, monkeypatch, scripted, "mcp", script)
+    row, model = run(pytester, monkeypatch, serve_model, "mcp", script)
     assert row["success"] is False
     first_result = model.exchanges[-1].turn.tool_results[0]
     assert "unknown tool" in first_result or "not found" in first_result.lower(), first_result

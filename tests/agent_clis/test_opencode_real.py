@@ -9,7 +9,6 @@ key read from ``SCRIPTED_API_KEY``. One scenario per mode; each test starts ``op
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 # Imported here, before any in-process run: a run's modules are unloaded after it, and
 # cryptography's bindings do not survive being imported a second time in one process.
 import pytest_ghxbench.sandbox.api.tls  # noqa: F401
+from tests.agent_clis.conftest import Serve
 from tests.agent_clis.dialect_chat import SCRIPTED_MODEL, SHELL_TOOL, ChatCompletions
 from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written_text
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
@@ -42,14 +42,14 @@ request (a title or summary request would carry another prompt)."""
 
 
 @pytest.fixture
-def opencode(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def opencode(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve
+) -> tuple[Any, str]:
     """``start(script)``: a scripted model the real OpenCode is configured to use."""
     binary = agent_cli("opencode")
-    models: list[ScriptedModel] = []
 
     def start(script: Script) -> ScriptedModel:
-        model = ScriptedModel(ChatCompletions(), script, USAGE, think_s=THINK_S)
-        models.append(model)
+        model = serve_model(ChatCompletions(), script, USAGE, THINK_S)
         config = pytester.path / "opencode-provider.json"
         provider = {
             "npm": "@ai-sdk/openai-compatible",
@@ -64,9 +64,7 @@ def opencode(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iter
         monkeypatch.setenv("SCRIPTED_API_KEY", CANARY_KEY)
         return model
 
-    yield start, binary
-    for model in models:
-        model.close()
+    return start, binary
 
 
 def pyproject(binary: str) -> str:
