@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pytest_ghxbench.ghx.capabilities.issue_support import offset_page
 from pytest_ghxbench.ghx.capabilities.prs import (
     LOGINS,
     by_number,
     find_pull,
-    offset_page,
     pull_graphql,
     pull_path,
     pull_state,

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_ghxbench.ghx.capabilities.prs import offset_page
+from pytest_ghxbench.ghx.capabilities.issue_support import offset_page
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,

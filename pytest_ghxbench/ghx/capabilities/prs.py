@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.capabilities.issue_support import offset_page
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -40,7 +41,6 @@ __all__ = [
     "MAX_ASSIGNEES",
     "by_number",
     "find_pull",
-    "offset_page",
     "pull_graphql",
     "pull_path",
     "pull_state",
@@ -133,23 +133,6 @@ def pull_graphql(
             "NOT_FOUND", f"Could not resolve to a PullRequest with the number of {number}."
         )
     return pull
-
-
-def offset_page(items: list[Any], input: Mapping[str, Any], render: Any) -> dict[str, Any]:
-    """A page of a list filtered or ordered here: the cursor is the offset of the next item."""
-    after = input.get("after")
-    try:
-        start = int(after) if after else 0
-    except ValueError:
-        raise CapabilityError(
-            "VALIDATION", f"input.after: {after!r} is not a valid cursor"
-        ) from None
-    chunk = items[start : start + int(input.get("first") or 30)]
-    end = start + len(chunk)
-    return {
-        "items": [render(item) for item in chunk],
-        "pageInfo": {"hasNextPage": end < len(items), "endCursor": str(end) if chunk else None},
-    }
 
 
 # ---------------------------------------------------------------- reads
