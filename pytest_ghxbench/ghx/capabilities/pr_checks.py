@@ -26,11 +26,11 @@ from pytest_ghxbench.ghx.capabilities.prs import BY_NUMBER, by_number, find_pull
 from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path
 from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
-__all__: list[str] = []
+__all__ = ["CHECK_BUCKETS"]
 
 RUN_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "description": "Workflow run id"}
 
-_BUCKETS = {
+CHECK_BUCKETS = {
     "SUCCESS": "pass",
     "NEUTRAL": "skipping",
     "SKIPPED": "skipping",
@@ -42,6 +42,7 @@ _BUCKETS = {
     # commit statuses
     "ERROR": "fail",
 }
+"""gh's bucket of a check run's conclusion or a commit status's state (else pending)."""
 
 _CONTEXTS = """
 commits(last: 1) { nodes { commit { statusCheckRollup {
@@ -63,7 +64,7 @@ def _row(context: dict[str, Any]) -> dict[str, Any]:
         return {
             "name": context.get("context"),
             "state": state,
-            "bucket": _BUCKETS.get(state, "pending"),
+            "bucket": CHECK_BUCKETS.get(state, "pending"),
             "workflow": "",
             "link": context.get("targetUrl") or "",
         }
@@ -72,7 +73,7 @@ def _row(context: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": context.get("name"),
         "state": str(conclusion or context.get("status") or "").upper(),
-        "bucket": _BUCKETS.get(str(conclusion or "").upper(), "pending"),
+        "bucket": CHECK_BUCKETS.get(str(conclusion or "").upper(), "pending"),
         "workflow": (run.get("workflow") or {}).get("name") or "",
         "link": context.get("detailsUrl"),
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.ghx.capabilities.pr_checks import CHECK_BUCKETS
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
 from pytest_ghxbench.sandbox.state import CheckRun, Conclusion, Job, WorkflowRun, World
 
@@ -75,21 +76,9 @@ def latest_checks(world: World, head_sha: str) -> list[CheckRun]:
     return list(newest.values())
 
 
-_BUCKETS = {
-    "SUCCESS": "pass",
-    "NEUTRAL": "skipping",
-    "SKIPPED": "skipping",
-    "CANCELLED": "cancel",
-    "FAILURE": "fail",
-    "TIMED_OUT": "fail",
-    "ACTION_REQUIRED": "fail",
-    "STARTUP_FAILURE": "fail",
-}
-
-
 def check_bucket(check: CheckRun) -> str:
     """gh's grouping of a check: pass, fail, pending, skipping or cancel."""
-    return _BUCKETS.get((check.conclusion or "").upper(), "pending")
+    return CHECK_BUCKETS.get((check.conclusion or "").upper(), "pending")
 
 
 # ---------------------------------------------------------------- runs
