@@ -80,7 +80,7 @@ def _clip(message: str) -> str:
     return message if len(message) <= _MAX_ERROR_MESSAGE else message[:_MAX_ERROR_MESSAGE] + "…"
 
 
-def _finite(value: object) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return None
@@ -93,14 +93,14 @@ def _count(value: object) -> int:
 def _timing(result: RunResult | None, wall_ms: float) -> dict[str, float | None]:
     """The row's timing fields, one definition for every adapter (see :class:`RunResult`):
     latency runs from the runtime being ready to its final answer; startup before that."""
-    startup = _finite(result.startup_ms) if result is not None else None
-    latency = _finite(result.latency_ms) if result is not None else None
+    startup = _number(result.startup_ms) if result is not None else None
+    latency = _number(result.latency_ms) if result is not None else None
     if latency is None:
         latency = max(0.0, wall_ms - (startup or 0.0))
     return {
         "latency_ms_wall": latency,
         "startup_ms": startup if startup is not None else 0.0,
-        "sdk_latency_ms": _finite(result.sdk_latency_ms) if result is not None else None,
+        "sdk_latency_ms": _number(result.sdk_latency_ms) if result is not None else None,
     }
 
 
