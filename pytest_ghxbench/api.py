@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, model_validator
+
 __all__ = [
     "Adapter",
     "AdapterUnavailable",
@@ -24,24 +26,50 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Tokens:
-    """Token usage of one agent session. ``total`` is derived: the sum of all five counts."""
+class Tokens(BaseModel):
+    """Token usage: of one agent session (:class:`RunResult`), of one row on disk, of a sum.
 
-    input: int = 0
-    output: int = 0
-    reasoning: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
+    One type from the adapter to the rows file. ``total`` is the sum of the five counts unless
+    given (rows imported from other harnesses carry their own); ``a + b`` adds every count.
+    Counts are whole numbers >= 0; anything else is a ``ValidationError`` naming the field.
+    Other keys (a row from another harness may carry its own) are kept, not added.
+    """
 
-    @property
-    def total(self) -> int:
-        return self.input + self.output + self.reasoning + self.cache_read + self.cache_write
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    input: NonNegativeInt = 0
+    output: NonNegativeInt = 0
+    reasoning: NonNegativeInt = 0
+    cache_read: NonNegativeInt = 0
+    cache_write: NonNegativeInt = 0
+    total: NonNegativeInt = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_total(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "total" not in data:
+            parts = [data.get(name, 0) for name in _TOKEN_PARTS]
+            if all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
+                return {**data, "total": sum(parts)}
+        return data
 
     @property
     def active(self) -> int:
         """Tokens the model actually had to process: everything but cache reads."""
         return self.total - self.cache_read
+
+    def __add__(self, other: Tokens) -> Tokens:
+        if not isinstance(other, Tokens):
+            return NotImplemented
+        return Tokens(
+            **{
+                name: getattr(self, name) + getattr(other, name)
+                for name in (*_TOKEN_PARTS, "total")
+            }
+        )
+
+
+_TOKEN_PARTS = ("input", "output", "reasoning", "cache_read", "cache_write")
 
 
 @dataclass(frozen=True)

@@ -8,27 +8,15 @@ import types
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Union, get_args, get_origin
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import CoreSchema, SchemaValidator
 from pydantic_core import core_schema as cs
 
+from pytest_ghxbench.api import Tokens
+
 RUNNER_ERROR = "runner_error"
 _TIMEOUT_STALL = re.compile(r"\b(timeout|timed out|stall|stalled)\b", re.IGNORECASE)
-
-
-class TokenUsage(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    input: int = 0
-    output: int = 0
-    reasoning: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    total: int = 0
-
-    @property
-    def active(self) -> int:
-        return self.total - self.cache_read
 
 
 class ModelInfo(BaseModel):
@@ -75,7 +63,7 @@ class Row(BaseModel):
     startup_ms: float | None = None
     sdk_latency_ms: float | None = None
     timing_breakdown: dict[str, Any] | None = None
-    tokens: TokenUsage = Field(default_factory=TokenUsage)
+    tokens: Tokens = Field(default_factory=Tokens)
     cost: float = 0.0
     tool_calls: int = 0
     api_calls: int = 0
@@ -188,8 +176,9 @@ def plain_row_validator() -> SchemaValidator:
 def _plain_model_schema(model: type[BaseModel]) -> CoreSchema:
     fields: dict[str, cs.TypedDictField] = {}
     for name, info in model.model_fields.items():
-        schema = _plain_schema(info.annotation)
-        if info.is_required():
+        schema = _plain_schema(info.annotation, _lower_bound(info.metadata))
+        # Tokens derives an absent total from its parts: only a line that has one is plain.
+        if info.is_required() or (model is Tokens and name == "total"):
             fields[name] = cs.typed_dict_field(schema, required=True)
             continue
         default = info.get_default(call_default_factory=True)
@@ -201,7 +190,14 @@ def _plain_model_schema(model: type[BaseModel]) -> CoreSchema:
     return cs.typed_dict_schema(fields, extra_behavior="allow", strict=True)
 
 
-def _plain_schema(annotation: Any) -> CoreSchema:
+def _lower_bound(metadata: list[Any]) -> int | None:
+    for constraint in metadata:
+        if isinstance(constraint, annotated_types.Ge) and isinstance(constraint.ge, int):
+            return constraint.ge
+    return None
+
+
+def _plain_schema(annotation: Any, ge: int | None = None) -> CoreSchema:
     origin = get_origin(annotation)
     if origin in (Union, types.UnionType):
         members = [member for member in get_args(annotation) if member is not type(None)]
@@ -210,7 +206,7 @@ def _plain_schema(annotation: Any) -> CoreSchema:
     elif annotation is bool:
         return cs.bool_schema(strict=True)
     elif annotation is int:
-        return cs.int_schema(strict=True)
+        return cs.int_schema(strict=True, ge=ge)
     elif annotation is float:
         return cs.float_schema(strict=True)
     elif annotation is str:

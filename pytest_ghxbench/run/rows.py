@@ -125,7 +125,7 @@ def outcome_data(
         output_valid=output_valid,
         **_timing(result, wall_ms),
         timing_breakdown=dict(result.timing_breakdown) if result.timing_breakdown else None,
-        tokens=_tokens(result.tokens),
+        tokens=result.tokens.model_dump(),
         cost=cost_usd,
         tool_calls=len(result.tool_calls),
         api_calls=result.api_calls or 0,
@@ -154,7 +154,7 @@ def runner_error_data(
         success=False,
         output_valid=False,
         **_timing(result, wall_ms),
-        tokens=_tokens(tokens) if tokens is not None else _tokens(Tokens()),
+        tokens=(tokens or Tokens()).model_dump(),
         # Requests the runtime made before it failed were made (and maybe paid for).
         api_calls=_count(result.api_calls) if result is not None else 0,
         internal_retry_count=_count(result.internal_retry_count) if result is not None else 0,
@@ -163,17 +163,6 @@ def runner_error_data(
         failures=[_clip(message)],
         checkpoints=[],
     )
-
-
-def _tokens(tokens: Tokens) -> dict[str, int]:
-    return {
-        "input": tokens.input,
-        "output": tokens.output,
-        "reasoning": tokens.reasoning,
-        "cache_read": tokens.cache_read,
-        "cache_write": tokens.cache_write,
-        "total": tokens.total,
-    }
 
 
 def finish_row(data: Mapping[str, Any], redactor: Redactor) -> tuple[Row, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pytest_ghxbench.metrics.row import ModelInfo, Row, RowError, TokenUsage
+from pytest_ghxbench.metrics.row import ModelInfo, Row, RowError, Tokens
 
 
 def make_row(
@@ -35,7 +35,7 @@ def make_row(
         success=success,
         output_valid=output_valid,
         latency_ms_wall=latency,
-        tokens=TokenUsage(input=tokens - cache_read, cache_read=cache_read, total=tokens),
+        tokens=Tokens(input=tokens - cache_read, cache_read=cache_read, total=tokens),
         cost=cost,
         tool_calls=tool_calls,
         external_retry_count=retries,

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import ModelInfo, Row, TokenUsage
+from pytest_ghxbench.metrics.row import ModelInfo, Row, Tokens
 from pytest_ghxbench.metrics.summary import build_summary
 
 
@@ -16,7 +16,7 @@ def _many_rows(scenarios: int = 100, per_group: int = 334) -> list[Row]:
     """100 scenarios x 3 modes x 334 rows = 100,200 rows, built without validation for speed."""
     rng = np.random.default_rng(0)
     model = ModelInfo(provider_id="openai", model_id="gpt-test")
-    token_objects = [TokenUsage(total=int(t), cache_read=int(t) // 3) for t in range(500, 5500, 50)]
+    token_objects = [Tokens(total=int(t), cache_read=int(t) // 3) for t in range(500, 5500, 50)]
     rows = []
     for scenario in range(scenarios):
         for mode, scale in (("agent_direct", 1.0), ("mcp", 0.95), ("ghx", 0.7)):

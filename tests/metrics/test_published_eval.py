@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pytest_ghxbench.metrics.row import ModelInfo, Row, TokenUsage
+from pytest_ghxbench.metrics.row import ModelInfo, Row, Tokens
 from pytest_ghxbench.metrics.summary import mode_metrics
 from tests.paths import EVAL_DIR
 
@@ -39,7 +39,7 @@ def _published_rows() -> list[Row]:
                     success=_flag(record["success"]),
                     output_valid=_flag(record["output_valid"]),
                     latency_ms_wall=float(record["timing_wall_ms"]),
-                    tokens=TokenUsage(
+                    tokens=Tokens(
                         input=int(record["tokens_input"]),
                         output=int(record["tokens_output"]),
                         reasoning=int(record["tokens_reasoning"]),

@@ -212,3 +212,26 @@ def test_built_in_adapters_declare_the_modes_their_implementations_drive(
     for name, adapter in adapters.items():
         if isinstance(adapter, LazyAdapter):
             assert adapter._target().modes == adapter.modes, name
+
+
+def test_tokens_are_one_type_from_the_adapter_to_the_rows_file() -> None:
+    from pydantic import ValidationError
+
+    from pytest_ghxbench.metrics.row import Row
+
+    used = gb.Tokens(input=100, output=20, cache_read=50)
+    assert (used.total, used.active) == (170, 120)
+    summed = used + gb.Tokens(output=5, reasoning=3)
+    assert summed == gb.Tokens(input=100, output=25, reasoning=3, cache_read=50)
+    assert summed.total == 178
+    # A row's tokens are the same type; a row from another harness keeps its own total.
+    row = Row.model_validate(
+        {"timestamp": "t", "run_id": "r", "mode": "ghx", "scenario_id": "s", "success": True,
+         "output_valid": True, "tokens": {"input": 3, "output": 4, "total": 9}}
+    )  # fmt: skip
+    assert isinstance(row.tokens, gb.Tokens)
+    assert (row.tokens.total, row.tokens.active) == (9, 9)
+    with pytest.raises(ValidationError, match="output"):
+        gb.Tokens(output=-1)
+    with pytest.raises(ValidationError, match="input"):
+        gb.Tokens(input=1.5)  # type: ignore[arg-type]
