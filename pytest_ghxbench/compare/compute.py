@@ -4,12 +4,13 @@ Efficiency metrics (tokens_active, latency_ms, tool_calls, cost) compare medians
 rows (success, valid output, no runner error): ``change_pct = 100 x (after - before) / before``,
 undefined unless the base median is > 0 and both runs have stable rows.
 
-Intervals are percentile bootstrap intervals from :func:`bootstrap_median_reduction_ci` (the
-exact order-statistic sampler of bootstrap.py): each replicate resamples the two runs' stable
-rows independently, so an entry's interval is that of the change of the resampled medians; a
-suite entry's resamples every scenario (stratified) and takes the median of the changes. Each
-entry gets its own generator, seeded from ``seed`` and the entry's (scenario, mode, metric), so
-an entry's interval depends on its rows and the seed only, not on the rest of the runs.
+Intervals are percentile bootstrap intervals. Each replicate resamples the two runs' stable
+rows of a scenario x mode independently (with bootstrap.py's exact order-statistic sampler,
+:func:`sample_bootstrap_medians`) and takes the change of the two resampled medians, left out
+where the resampled base median is not > 0. A suite entry (``"*"``) reuses those replicates,
+stratified: its replicate is the median across scenarios of the scenarios' replicates. Each
+scenario x mode x metric has its own generator, seeded from ``seed`` and the key, so an entry's
+interval depends on its own rows and the seed only, not on the rest of the runs.
 
 Success rates (over all rows) are compared as a difference in percentage points with Newcombe's
 hybrid score interval (from the two Wilson intervals), which needs no resampling.
@@ -34,9 +35,15 @@ from pytest_ghxbench.compare.model import (
     Metric,
 )
 from pytest_ghxbench.compare.rules import FailRule, failures
-from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
+from pytest_ghxbench.metrics.bootstrap import _median_ignoring_nan, sample_bootstrap_medians
 from pytest_ghxbench.metrics.gate import BoolArray, RowTable
-from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent, sorted_median
+from pytest_ghxbench.metrics.stats import (
+    FloatArray,
+    median,
+    rate_percent,
+    sorted_median,
+    sorted_percentile,
+)
 
 __all__ = ["MIN_ROWS_FOR_INTERVAL", "compare_runs", "newcombe_interval"]
 
@@ -65,18 +72,24 @@ class _Settings:
 
 @dataclass(frozen=True)
 class _Samples:
-    """One metric's sorted stable values of one scenario x mode in both runs."""
+    """One metric's sorted stable values of one scenario x mode in both runs, the change of
+    their medians and its bootstrap replicates (``None`` without an interval)."""
 
     before: FloatArray
     after: FloatArray
+    change: float | None
+    replicates: FloatArray | None
 
-    @property
-    def change(self) -> float | None:
-        return _change(sorted_median(self.before), sorted_median(self.after))
-
-    @property
-    def resamplable(self) -> bool:
-        return min(len(self.before), len(self.after)) >= MIN_ROWS_FOR_INTERVAL
+    @classmethod
+    def of(
+        cls, before: FloatArray, after: FloatArray, settings: _Settings, key: tuple[str, str, str]
+    ) -> _Samples:
+        before, after = np.sort(before), np.sort(after)
+        change = _change(sorted_median(before), sorted_median(after))
+        replicates = None
+        if change is not None and min(len(before), len(after)) >= MIN_ROWS_FOR_INTERVAL:
+            replicates = _change_replicates(before, after, settings, key)
+        return cls(before, after, change, replicates)
 
 
 def compare_runs(
@@ -120,16 +133,19 @@ def compare_runs(
             before, after = base_groups[sid], run_groups[sid]
             entries = []
             for metric in EFFICIENCY_METRICS:
-                pair = _Samples(
-                    np.sort(before.stable_values(_COLUMNS[metric])),
-                    np.sort(after.stable_values(_COLUMNS[metric])),
+                pair = _Samples.of(
+                    before.stable_values(_COLUMNS[metric]),
+                    after.stable_values(_COLUMNS[metric]),
+                    settings,
+                    (sid, mode, metric),
                 )
                 samples[metric][sid] = pair
-                entries.append(_scenario_entry(sid, mode, metric, pair, settings))
+                entries.append(_scenario_entry(sid, mode, metric, pair, settings.confidence))
             entries.append(_success_entry(sid, mode, before.success, after.success, settings))
             per_scenario.append((sid, mode_index, entries))
         overall += [
-            _overall_entry(mode, metric, samples[metric], settings) for metric in EFFICIENCY_METRICS
+            _overall_entry(mode, metric, samples[metric], settings.confidence)
+            for metric in EFFICIENCY_METRICS
         ]
         overall.append(
             _success_entry(
@@ -164,23 +180,28 @@ def _change(before: float | None, after: float | None) -> float | None:
     return _finite(100 * (after - before) / before)
 
 
-def _change_interval(
-    per_scenario: Mapping[str, _Samples], settings: _Settings, key: tuple[str, str, str]
-) -> tuple[float, float] | None:
-    """The bootstrap interval of the (median across scenarios of the) change in percent.
+def _change_replicates(
+    before: FloatArray, after: FloatArray, settings: _Settings, key: tuple[str, str, str]
+) -> FloatArray:
+    """The change of the medians of independent resamples of ``before`` and ``after`` (sorted),
+    in percent; NaN where the resampled base median is not > 0. The generator is seeded from
+    the settings' seed and ``key`` (scenario, mode, metric)."""
+    rng = np.random.default_rng(settings.entry_seed(*key))
+    base_medians = sample_bootstrap_medians(before, settings.resamples, rng)
+    run_medians = sample_bootstrap_medians(after, settings.resamples, rng)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(
+            np.where(base_medians > 0, 100 * (run_medians - base_medians) / base_medians, np.nan),
+            dtype=float,
+        )
 
-    bootstrap.py's interval is of the reduction ``100 x (before - after) / before``, which is
-    minus the change, so its ends swap and change sign.
-    """
-    reduction = bootstrap_median_reduction_ci(
-        {sid: (pair.before, pair.after) for sid, pair in per_scenario.items()},
-        resamples=settings.resamples,
-        seed=settings.entry_seed(*key),
-        confidence=settings.confidence,
-    )
-    if reduction is None:
-        return None
-    low, high = _finite(-reduction[1]), _finite(-reduction[0])
+
+def _percentile_interval(replicates: FloatArray, confidence: float) -> tuple[float, float] | None:
+    """The central ``confidence`` percentile interval of the finite replicates."""
+    finite = np.sort(replicates[np.isfinite(replicates)])
+    tail = (1 - confidence) / 2 * 100
+    low, high = sorted_percentile(finite, tail), sorted_percentile(finite, 100 - tail)
+    low, high = _finite(low), _finite(high)
     return None if low is None or high is None else (low, high)
 
 
@@ -196,7 +217,7 @@ def _few_rows_note(before: int, after: int, what: str) -> str | None:
 
 
 def _scenario_entry(
-    scenario_id: str, mode: str, metric: Metric, pair: _Samples, settings: _Settings
+    scenario_id: str, mode: str, metric: Metric, pair: _Samples, confidence: float
 ) -> ComparisonEntry:
     base_median, run_median = sorted_median(pair.before), sorted_median(pair.after)
     change = pair.change
@@ -204,8 +225,8 @@ def _scenario_entry(
     note = _few_rows_note(len(pair.before), len(pair.after), "stable rows")
     if base_median is not None and run_median is not None and change is None:
         note = "the base median is not > 0: change undefined"
-    elif change is not None and note is None:
-        interval = _change_interval({scenario_id: pair}, settings, (scenario_id, mode, metric))
+    elif pair.replicates is not None:
+        interval = _percentile_interval(pair.replicates, confidence)
     return ComparisonEntry.build(
         scenario_id=scenario_id,
         mode=mode,
@@ -221,16 +242,20 @@ def _scenario_entry(
 
 
 def _overall_entry(
-    mode: str, metric: Metric, per_scenario: Mapping[str, _Samples], settings: _Settings
+    mode: str, metric: Metric, per_scenario: Mapping[str, _Samples], confidence: float
 ) -> ComparisonEntry:
     """The median across scenarios of the change, over the scenarios with an interval (at least
     2 stable rows on both sides, base median > 0), with a stratified bootstrap interval; when
     no scenario has one, over every scenario with a change, without an interval."""
     changed = {sid: pair for sid, pair in per_scenario.items() if pair.change is not None}
-    used = {sid: pair for sid, pair in changed.items() if pair.resamplable}
+    replicates = [pair.replicates for pair in changed.values() if pair.replicates is not None]
+    used = {sid: pair for sid, pair in changed.items() if pair.replicates is not None}
     interval = None
     if used:
-        interval = _change_interval(used, settings, (OVERALL, mode, metric))
+        # Stratified: each replicate is the median across scenarios of their own replicates.
+        interval = _percentile_interval(
+            _median_ignoring_nan(np.column_stack(replicates)), confidence
+        )
         left_out = len(changed) - len(used)
         note = f"median over {len(used)} scenario{'s' * (len(used) != 1)}" + (
             f"; {left_out} with fewer than {MIN_ROWS_FOR_INTERVAL} stable rows on a side left out"

@@ -8,6 +8,10 @@ entries ``"*"``) whose change is a regression beyond the noise and larger than `
 * ``success_rate``: a drop of more than ``PCT`` percentage points, ``change_pct < -PCT`` and the
   interval's upper bound < 0.
 
+Each per-scenario entry is a separate 95 % test: among 100 unchanged scenario x mode pairs a
+few are expected beyond the noise by chance, so with many scenarios the threshold (or a rule
+read off the suite entries) is what keeps a rule from failing unchanged runs.
+
 Aliases: ``tokens`` (tokens_active), ``latency`` (latency_ms), ``tools`` (tool_calls),
 ``cost_usd`` (cost), ``success`` (success_rate). Names are case-insensitive.
 """

@@ -67,3 +67,27 @@ def test_success_rate_intervals_cover_the_true_difference() -> None:
         low, high = newcombe_interval(before, 30, after, 30)
         hits += low <= -20.0 <= high
     assert hits >= 0.92 * trials
+
+
+def test_the_interval_matches_brute_force_row_resampling() -> None:
+    rng = np.random.default_rng(11)
+    before = 1000 * rng.lognormal(0.0, 0.3, 9)
+    after = 1200 * rng.lognormal(0.0, 0.3, 12)
+    comparison = compare_runs(
+        RowTable.from_records(records("s-0", before)),
+        RowTable.from_records(records("s-0", after)),
+        base_run="a",
+        run="b",
+        resamples=20_000,
+    )
+    [latency] = [
+        e for e in comparison.entries if e.scenario_id == "s-0" and e.metric == "latency_ms"
+    ]
+    draws = np.random.default_rng(12)
+    base_medians = np.median(draws.choice(before, (20_000, len(before))), axis=1)
+    run_medians = np.median(draws.choice(after, (20_000, len(after))), axis=1)
+    brute = 100 * (run_medians - base_medians) / base_medians
+    # the resampled change is discrete: compare ranks, not values (an end may sit on an atom)
+    for end, tail in ((latency.ci_low_pct, 0.025), (latency.ci_high_pct, 0.975)):
+        assert np.mean(brute < end) <= tail + 0.01
+        assert np.mean(brute <= end) >= tail - 0.01
