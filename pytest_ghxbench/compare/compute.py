@@ -219,21 +219,26 @@ def _few_rows_note(before: int, after: int, what: str) -> str | None:
 def _scenario_entry(
     scenario_id: str, mode: str, metric: Metric, pair: _Samples, confidence: float
 ) -> ComparisonEntry:
-    base_median, run_median = sorted_median(pair.before), sorted_median(pair.after)
-    change = pair.change
+    base_median = _finite(sorted_median(pair.before))
+    run_median = _finite(sorted_median(pair.after))
     interval = None
     note = _few_rows_note(len(pair.before), len(pair.after), "stable rows")
-    if base_median is not None and run_median is not None and change is None:
-        note = "the base median is not > 0: change undefined"
+    if pair.change is None and pair.before.size and pair.after.size:
+        if base_median is None:
+            note = "the base median is not a finite number: change undefined"
+        elif base_median <= 0:
+            note = "the base median is not > 0: change undefined"
+        else:
+            note = "the median is not a finite number: change undefined"
     elif pair.replicates is not None:
         interval = _percentile_interval(pair.replicates, confidence)
     return ComparisonEntry.build(
         scenario_id=scenario_id,
         mode=mode,
         metric=metric,
-        base_median=_finite(base_median),
-        median=_finite(run_median),
-        change_pct=change,
+        base_median=base_median,
+        median=run_median,
+        change_pct=pair.change,
         interval=interval,
         base_n=len(pair.before),
         n=len(pair.after),

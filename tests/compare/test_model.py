@@ -9,7 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from pytest_ghxbench.compare import Comparison, ComparisonEntry, compare_runs, parse_fail_rule
-from tests.compare.rows import noisy, rows, table
+from pytest_ghxbench.metrics.gate import RowTable
+from tests.compare.rows import noisy, records, rows, table
 
 ENTRY_KEYS = [
     "scenario_id",
@@ -143,3 +144,20 @@ def test_regression_and_improvement_by_metric_direction() -> None:
     # a (pathological) interval on the other side of its point estimate: beyond noise, neither
     odd = build("cost", 1, -5, -2)
     assert odd.beyond_noise and not (odd.regression or odd.improvement)
+
+
+def test_non_finite_measurements_never_reach_the_json() -> None:
+    base = RowTable.from_records(
+        records("s-1", [1.0, 2.0, math.nan, 3.0]) + records("s-2", [1.0, math.inf, math.inf])
+    )
+    current = RowTable.from_records(
+        records("s-1", [1.0, 2.0, 5.0]) + records("s-2", [math.inf, math.inf, 3.0])
+    )
+    comparison = compare_runs(base, current, base_run="a", run="b", resamples=200)
+    text = comparison.model_dump_json()
+    json.loads(text, parse_constant=lambda name: pytest.fail(f"non-finite {name} in the JSON"))
+    [latency] = [
+        e for e in comparison.entries if e.scenario_id == "s-2" and e.metric == "latency_ms"
+    ]
+    assert (latency.base_median, latency.median, latency.change_pct) == (None, None, None)
+    assert latency.note == "the base median is not a finite number: change undefined"
