@@ -1,0 +1,164 @@
+"""Real runs of the plugin (the oracle on the sandbox), read back as the report's inputs.
+
+Each run is a ``pytest`` subprocess in its own directory, made once per session: the default
+scenario set in all three modes (three repetitions), and a run whose adapter breaks some items
+(an exception, a reported stall, an answer that is markup) to show every failure shape.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.paths import REPO_ROOT
+
+# What the breaking adapter puts where the page must show text, not run it.
+HOSTILE = '<script>window.ghxPwned = 1</script><img src=x onerror="window.ghxPwned = 2">'
+
+BREAKING_ADAPTER = textwrap.dedent(
+    f"""
+    from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter
+    from pytest_ghxbench.api import RunResult
+
+    HOSTILE = {HOSTILE!r}
+
+
+    class Breaking(OracleAdapter):
+        name = "breaking"
+
+        def run(self, request):
+            scenario = request.scenario.id
+            if scenario == "repo-view-001" and request.mode == "ghx":
+                raise RuntimeError("adapter exploded: " + HOSTILE)
+            if scenario == "issue-view-001" and request.mode == "agent_direct":
+                return RunResult(error="agent stalled: timed out after 5s")
+            if scenario == "pr-view-001":
+                return RunResult(final_text=HOSTILE + " is not JSON", model="ghxbench/oracle")
+            return super().run(request)
+
+
+    def pytest_ghxbench_adapters(config):
+        return [Breaking()]
+    """
+)
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """A run's ``summary.json``, rows and transcript records, as the report takes them."""
+
+    root: Path
+    summary: dict[str, Any]
+    items: list[dict[str, Any]]
+    transcripts: list[dict[str, Any]]
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def read_run(results: Path) -> RunFiles:
+    """The newest run under a results directory, in either layout: the run directory
+    (``runs/<run_id>/`` with ``summary.json``, ``rows.jsonl`` and ``transcripts/``) or the flat
+    one (``summary.json``, ``rows/<run_id>.jsonl``, ``transcripts/<run_id>/``)."""
+    found = [results / "summary.json", *results.glob("runs/run_*/summary.json")]
+    summary_path = max((p for p in found if p.exists()), key=lambda p: p.stat().st_mtime)
+    summary = json.loads(summary_path.read_text("utf-8"))
+    run_id = summary["run"]["run_id"]
+    run_dir = summary_path.parent
+    if (run_dir / "rows.jsonl").exists():
+        rows, transcript_dir = run_dir / "rows.jsonl", run_dir / "transcripts"
+    else:
+        rows, transcript_dir = (
+            results / "rows" / f"{run_id}.jsonl",
+            results / "transcripts" / run_id,
+        )
+    transcripts: list[dict[str, Any]] = []
+    for path in sorted(transcript_dir.glob("*.jsonl")):
+        transcripts += _jsonl(path)
+    return RunFiles(results, summary, _jsonl(rows), transcripts)
+
+
+class PluginRun:
+    """A ``pytest`` session of the plugin started in ``directory`` (running in the background
+    until :meth:`files` waits for it)."""
+
+    def __init__(self, directory: Path, *args: str, conftest: str | None = None) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        if conftest is not None:
+            (directory / "conftest.py").write_text(conftest, "utf-8")
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("PYTEST_", "GHXBENCH_"))
+        }
+        self.directory = directory
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                "-q",
+                f"--ghx-scenarios={REPO_ROOT / 'scenarios'}",
+                "--scenario-set=default",
+                *args,
+            ],
+            cwd=directory,
+            env={**env, "HYPOTHESIS_NO_PLUGINS": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+    def files(self) -> RunFiles:
+        output, _ = self.process.communicate(timeout=300)
+        results = self.directory / ".ghxbench"
+        assert list(results.rglob("summary.json")), f"the run wrote no summary:\n{output}"
+        return read_run(results)
+
+
+@pytest.fixture(scope="session")
+def _plugin_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, PluginRun]]:
+    """Both runs, started together (each is mostly one process's work)."""
+    runs = {
+        # the default scenario set, all three modes, three repetitions (54 items)
+        "default": PluginRun(
+            tmp_path_factory.mktemp("default-run"), "--ghx-mode=agent_direct,mcp,ghx", "--reps=3"
+        ),
+        # the default set in agent_direct and ghx, once each, with some items broken
+        "breaking": PluginRun(
+            tmp_path_factory.mktemp("breaking-run"),
+            "--ghx-mode=agent_direct,ghx",
+            "--reps=1",
+            "--ghx-adapter=breaking",
+            conftest=BREAKING_ADAPTER,
+        ),
+    }
+    yield runs
+    for run in runs.values():
+        if run.process.poll() is None:
+            run.process.kill()
+            run.process.communicate()
+
+
+@pytest.fixture(scope="session")
+def default_run(_plugin_runs: dict[str, PluginRun]) -> RunFiles:
+    """The default scenario set, all three modes, three repetitions (54 items)."""
+    return _plugin_runs["default"].files()
+
+
+@pytest.fixture(scope="session")
+def breaking_run(_plugin_runs: dict[str, PluginRun]) -> RunFiles:
+    """The default set in agent_direct and ghx, once each, with some items broken."""
+    return _plugin_runs["breaking"].files()
