@@ -94,7 +94,7 @@ class AttemptView:
     runner_error: str | None
     traceback: Clipped | None
     thread_stacks: list[Clipped]
-    adapter_transcript_chars: int
+    has_adapter_transcript: bool
 
 
 @dataclass
@@ -248,7 +248,7 @@ def _attempt(record: Mapping[str, Any]) -> AttemptView:
     failures = verdict.get("failures")
     checkpoints = verdict.get("checkpoints")
     stacks = record.get("thread_stacks")
-    adapter_transcript = record.get("adapter_transcript")
+    adapter_transcript = record.get("adapter_transcript")  # large (tool schemas): not shown
     attempt = as_int(record.get("attempt"))
     runner_error = record.get("runner_error")
     return AttemptView(
@@ -269,11 +269,7 @@ def _attempt(record: Mapping[str, Any]) -> AttemptView:
             for stack in _list(stacks)
             if (clipped := Clipped.of(stack, LONG_TEXT_LIMIT)) is not None
         ],
-        adapter_transcript_chars=(
-            0
-            if adapter_transcript is None
-            else len(json.dumps(adapter_transcript, ensure_ascii=False, default=str))
-        ),
+        has_adapter_transcript=adapter_transcript not in (None, "", [], {}),
     )
 
 

@@ -81,6 +81,22 @@ def render_report(
     parsed JSON; ``comparison``, when given, a run-over-run comparison to show as a table.
     Missing or malformed parts are shown as missing (plots say "no data"), never raised.
     """
+    return render_context(page_context(summary, items, transcripts, comparison, title))
+
+
+def render_context(context: Mapping[str, Any]) -> str:
+    """The page from a :func:`page_context`."""
+    return _template().render(context)
+
+
+def page_context(
+    summary: Mapping[str, Any],
+    items: Sequence[Mapping[str, Any]],
+    transcripts: Sequence[Mapping[str, Any]],
+    comparison: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> dict[str, Any]:
+    """Everything the template shows, computed and formatted (plots drawn)."""
     summary = _mapping(summary)
     run = _mapping(summary.get("run"))
     summary_modes = list(_mapping(summary.get("modes")))
@@ -122,7 +138,7 @@ def render_report(
         "script": Markup(script),
         "script_hash": _script_hash(script),
     }
-    return _template().render(context)
+    return context
 
 
 def write_report(

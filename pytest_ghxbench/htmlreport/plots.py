@@ -58,7 +58,7 @@ def svg_of(figure: Figure, salt: str) -> Markup:
     """The figure as an ``<svg>`` element for inlining (no XML prolog, no RDF metadata)."""
     buffer = io.StringIO()
     with matplotlib.rc_context({**RC, "svg.hashsalt": f"ghxbench-{salt}"}):
-        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
     start = _SVG_START.search(text)
     text = text[start.start() :] if start else text

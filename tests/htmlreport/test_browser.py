@@ -37,13 +37,18 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def require_browser() -> None:
+    """Skip (or, with ``GHXBENCH_REQUIRE_BROWSER=1``, fail) when the browser is missing."""
     reason = _unavailable()
     if reason is not None:
         if os.environ.get("GHXBENCH_REQUIRE_BROWSER") == "1":
             pytest.fail(f"GHXBENCH_REQUIRE_BROWSER=1 but {reason}")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -59,6 +64,18 @@ def browser() -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+def test_a_missing_browser_skips_unless_required(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(f"{__name__}.CHROMEDRIVER", tmp_path / "no-chromedriver")
+    monkeypatch.delenv("GHXBENCH_REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"missing: .*no-chromedriver \(apt-get"):
+        require_browser()
+    monkeypatch.setenv("GHXBENCH_REQUIRE_BROWSER", "1")
+    with pytest.raises(pytest.fail.Exception, match=r"GHXBENCH_REQUIRE_BROWSER=1 but .*missing"):
+        require_browser()
 
 
 def open_report(driver: Any, path: Path) -> list[dict[str, Any]]:
