@@ -112,6 +112,7 @@ class ItemView:
     tokens_active: float | None
     tool_calls: float | None
     cost_usd: float | None
+    transcript_file: str | None = None
     has_row: bool = True
     attempts: list[AttemptView] = field(default_factory=list)
 
@@ -234,7 +235,13 @@ def _item(row: Mapping[str, Any], item_id: str) -> ItemView:
         tokens_active=active_tokens(row),
         tool_calls=as_number(row.get("tool_calls")),
         cost_usd=as_number(row.get("cost")),
+        transcript_file=_transcript_file(row.get("transcript")),
     )
+
+
+def _transcript_file(pointer: Any) -> str | None:
+    """The file (relative to the run directory) a row's ``transcript`` pointer names."""
+    return as_text(pointer.get("file")) if isinstance(pointer, Mapping) else None
 
 
 def _attempts(records: Iterable[Mapping[str, Any]]) -> list[AttemptView]:

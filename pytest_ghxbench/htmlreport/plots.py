@@ -260,24 +260,28 @@ def _success_figure(
     figure = Figure(figsize=(2.2 + 1.1 * len(modes), height), layout="constrained")
     ax = figure.subplots()
     cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#dddddd")
-    image = ax.imshow(
+    # vector cells (no embedded bitmap), first scenario at the top
+    image = ax.pcolormesh(
         np.ma.masked_invalid(rate),
         cmap=cmap,
         vmin=0,
         vmax=100,
-        aspect="auto",
-        interpolation="nearest",
+        edgecolors="#ffffff",
+        linewidth=0.8,
     )
     for (r, c), count in np.ndenumerate(total):
         text = "—" if count == 0 else f"{int(passed[r, c])}/{int(count)}"
         # dark text on the light middle of the colour map, white on its dark ends
         light = count == 0 or 25 <= rate[r, c] <= 80
         color = "#111111" if light else "#ffffff"
-        ax.text(c, r, text, ha="center", va="center", fontsize=7, color=color)
-    ax.set_xticks(range(len(modes)), list(modes))
+        ax.text(c + 0.5, r + 0.5, text, ha="center", va="center", fontsize=7, color=color)
+    ax.set_xticks([c + 0.5 for c in range(len(modes))], list(modes))
     ax.xaxis.tick_top()
-    ax.set_yticks(range(len(scenarios)), list(scenarios))
+    ax.set_yticks([r + 0.5 for r in range(len(scenarios))], list(scenarios))
+    ax.set_ylim(len(scenarios), 0)
     ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     figure.colorbar(
         image, ax=ax, label="passed, %", shrink=min(1.0, 6 / max(1, len(scenarios)) + 0.3)
     )
