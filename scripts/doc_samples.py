@@ -571,8 +571,21 @@ def compare(expected: str, actual: str, tolerance: Iterable[Tolerance] = ()) -> 
             for j, (a, b) in enumerate(zip(doc_cells, new_cells, strict=True))
         )
         if not tolerated:
-            problems.append(f"line {index + 1}: doc {doc_line!r}, regenerated {new_line!r}")
+            doc_part, new_part = _where_they_differ(collapse(doc_line), collapse(new_line))
+            problems.append(f"line {index + 1}: doc {doc_part!r}, regenerated {new_part!r}")
     return problems
+
+
+def _where_they_differ(doc: str, new: str, context: int = 30) -> tuple[str, str]:
+    """The two texts around their first difference (long JSON lines stay readable)."""
+    pairs = enumerate(zip(doc, new, strict=False))
+    start = next((i for i, (a, b) in pairs if a != b), min(len(doc), len(new)))
+    begin = max(0, start - context)
+    lead = "..." if begin else ""
+    return (
+        lead + doc[begin : start + context] + ("..." if len(doc) > start + context else ""),
+        lead + new[begin : start + context] + ("..." if len(new) > start + context else ""),
+    )
 
 
 # --------------------------------------------------------------------------------------------
