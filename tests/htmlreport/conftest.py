@@ -7,6 +7,7 @@ scenario set in all three modes (three repetitions), and a run whose adapter bre
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -90,7 +91,7 @@ def read_run(results: Path) -> RunFiles:
 
 class PluginRun:
     """A ``pytest`` session of the plugin started in ``directory`` (running in the background
-    until :meth:`files` waits for it)."""
+    until :meth:`wait` waits for it)."""
 
     def __init__(self, directory: Path, *args: str, conftest: str | None = None) -> None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -121,44 +122,74 @@ class PluginRun:
             text=True,
         )
 
-    def files(self) -> RunFiles:
-        output, _ = self.process.communicate(timeout=300)
+    def wait(self) -> Path:
+        """The run's results directory, once the run has written its summary."""
+        try:
+            output, _ = self.process.communicate(timeout=300)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.communicate()
         results = self.directory / ".ghxbench"
         assert list(results.rglob("summary.json")), f"the run wrote no summary:\n{output}"
-        return read_run(results)
+        return results
+
+
+# name -> (plugin options, conftest.py of the run)
+RUNS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    # the default scenario set, all three modes, three repetitions (54 items)
+    "default": (("--ghx-mode=agent_direct,mcp,ghx", "--reps=3"), None),
+    # the default set in agent_direct and ghx, once each, with some items broken
+    "breaking": (
+        ("--ghx-mode=agent_direct,ghx", "--reps=1", "--ghx-adapter=breaking"),
+        BREAKING_ADAPTER,
+    ),
+}
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each worker makes its own runs
+        yield
+        return
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")
-def _plugin_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, PluginRun]]:
-    """Both runs, started together (each is mostly one process's work)."""
-    runs = {
-        # the default scenario set, all three modes, three repetitions (54 items)
-        "default": PluginRun(
-            tmp_path_factory.mktemp("default-run"), "--ghx-mode=agent_direct,mcp,ghx", "--reps=3"
-        ),
-        # the default set in agent_direct and ghx, once each, with some items broken
-        "breaking": PluginRun(
-            tmp_path_factory.mktemp("breaking-run"),
-            "--ghx-mode=agent_direct,ghx",
-            "--reps=1",
-            "--ghx-adapter=breaking",
-            conftest=BREAKING_ADAPTER,
-        ),
-    }
-    yield runs
-    for run in runs.values():
-        if run.process.poll() is None:
-            run.process.kill()
-            run.process.communicate()
+def plugin_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each run's results directory. The runs are made together (each is mostly one process's
+    work); under xdist the workers share them: the first makes them, the others wait for it."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's directory, common to its workers
+    root = base / "htmlreport-runs"
+    root.mkdir(exist_ok=True)
+    with _locked(root / ".lock"):
+        if not (root / "done").exists():
+            started = {
+                name: PluginRun(root / name, *args, conftest=conftest)
+                for name, (args, conftest) in RUNS.items()
+            }
+            for run in started.values():
+                run.wait()
+            (root / "done").write_text("", "utf-8")
+    return {name: root / name / ".ghxbench" for name in RUNS}
 
 
 @pytest.fixture(scope="session")
-def default_run(_plugin_runs: dict[str, PluginRun]) -> RunFiles:
+def default_run(plugin_results: dict[str, Path]) -> RunFiles:
     """The default scenario set, all three modes, three repetitions (54 items)."""
-    return _plugin_runs["default"].files()
+    return read_run(plugin_results["default"])
 
 
 @pytest.fixture(scope="session")
-def breaking_run(_plugin_runs: dict[str, PluginRun]) -> RunFiles:
+def breaking_run(plugin_results: dict[str, Path]) -> RunFiles:
     """The default set in agent_direct and ghx, once each, with some items broken."""
-    return _plugin_runs["breaking"].files()
+    return read_run(plugin_results["breaking"])
