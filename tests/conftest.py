@@ -6,11 +6,6 @@ import os
 
 from hypothesis import settings
 
-# With selenium (for the browser test) comes trio, whose Hypothesis plugin makes every pytest
-# that loads Hypothesis warn about its PRNG; the sessions that tests start must not carry that
-# warning into the outcomes they assert. They inherit this.
-os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
-
 # Property tests judge behaviour, not speed: no per-example deadline (a loaded 2-core CI
 # machine running `-n 2` would otherwise flake). On CI, runs are derandomized so a red build
 # is reproducible; locally Hypothesis keeps exploring new examples.

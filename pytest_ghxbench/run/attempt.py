@@ -226,6 +226,11 @@ def run_attempt(
         )
         failures = list(verdict.failures)
         kind = None if verdict.success and verdict.output_valid else retry.WRONG_ANSWER
+    transcripts = session.transcripts
+    data["transcript"] = {
+        "file": transcripts.path.relative_to(session.run_dir.path).as_posix(),
+        "attempt": attempt,
+    }
     row, row_json = finish_row(data, session.redactor)
     record = transcript_record(
         request,
@@ -236,7 +241,6 @@ def run_attempt(
         traceback=exception_text(caught) if caught is not None else None,
         thread_stacks=stacks,
     )
-    transcripts = session.transcripts
     transcripts.write(record, row_json=row_json)
     final = result.final_text if result is not None else None
     excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""

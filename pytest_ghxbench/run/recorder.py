@@ -15,6 +15,7 @@ from pytest_ghxbench.run.rows import (
     runner_error_data,
 )
 from pytest_ghxbench.run.session import GhxSession
+from pytest_ghxbench.runlog.models import ItemRecord
 
 ROW_ATTR = "ghxbench_row"
 
@@ -55,7 +56,7 @@ class RowRecorder:
             if outcome is not None and outcome.row_json is payload:
                 row = outcome.row  # same process: the item's own row, no need to parse it again
             else:
-                row = Row.model_validate_json(payload)
+                row = ItemRecord.model_validate_json(payload)
             self.record(report.nodeid, row, payload, item)
             if not (row.success and row.output_valid):
                 self.failed_items[report.nodeid] = list(

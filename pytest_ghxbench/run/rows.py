@@ -9,8 +9,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytest_ghxbench.api import RunResult, Tokens
-from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row
+from pytest_ghxbench.metrics.row import RUNNER_ERROR
 from pytest_ghxbench.run.redact import Redactor
+from pytest_ghxbench.runlog.models import SCHEMA_VERSION, ItemRecord
 
 ASSERTION_FAILED = "assertion_failed"
 _ITEM_NAME = re.compile(r"^(?P<scenario>[^\[\]]+)\[(?P<mode>[^\[\]]+)-r(?P<rep>\d+)\]$")
@@ -61,6 +62,7 @@ def _now() -> str:
 
 def _base(identity: ItemIdentity, external_retry_count: int) -> dict[str, Any]:
     return {
+        "schema_version": SCHEMA_VERSION,
         "timestamp": _now(),
         "run_id": identity.run_id,
         "mode": identity.mode,
@@ -165,8 +167,9 @@ def runner_error_data(
     )
 
 
-def finish_row(data: Mapping[str, Any], redactor: Redactor) -> tuple[Row, str]:
-    """Redact the row data and validate it into a :class:`Row`, in one pass over its JSON.
-    Returns the row and its JSON text (what travels to the controller and into the file)."""
+def finish_row(data: Mapping[str, Any], redactor: Redactor) -> tuple[ItemRecord, str]:
+    """Redact the row data and validate it into an :class:`ItemRecord`, in one pass over its
+    JSON. Returns the record and its JSON text (what travels to the controller and into the
+    file)."""
     text = redactor.json(data)
-    return Row.model_validate_json(text), text
+    return ItemRecord.model_validate_json(text), text

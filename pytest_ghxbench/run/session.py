@@ -32,6 +32,7 @@ from pytest_ghxbench.metrics.profiles import (
 from pytest_ghxbench.options import KNOWN_MODES, Settings
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
 from pytest_ghxbench.run.transcripts import TranscriptWriter
+from pytest_ghxbench.runlog.store import RunDir, runs_root
 from pytest_ghxbench.scenario.loader import (
     LoadedScenario,
     ScenarioCatalog,
@@ -86,12 +87,16 @@ class GhxSession:
         )
 
     @property
+    def run_dir(self) -> RunDir:
+        return RunDir(runs_root(self.settings.results_dir) / self.run_id)
+
+    @property
     def rows_path(self) -> Path:
-        return self.settings.results_dir / "rows" / f"{self.run_id}.jsonl"
+        return self.run_dir.rows_path
 
     @property
     def transcripts_dir(self) -> Path:
-        return self.settings.results_dir / "transcripts" / self.run_id
+        return self.run_dir.transcripts_dir
 
     @property
     def transcripts(self) -> TranscriptWriter:

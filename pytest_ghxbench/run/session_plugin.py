@@ -27,6 +27,7 @@ from pytest_ghxbench.run.markers import check_mark_expression
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
 from pytest_ghxbench.run.retry import retry_policy
 from pytest_ghxbench.run.rows import finish_row, runner_error_data
+from pytest_ghxbench.run.run_dir import start_run_dir
 from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
 from pytest_ghxbench.run.verdict import finish_session
 from pytest_ghxbench.scenario.loader import is_scenario_file
@@ -58,6 +59,7 @@ def activate(config: pytest.Config, settings: Settings) -> None:
     if config.pluginmanager.hasplugin("timeout"):
         config.pluginmanager.register(BackstopTimer(ScenarioItem), "ghxbench-backstop")
     if not _is_worker(config) and not config.option.collectonly:
+        start_run_dir(config, session)
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
         config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
@@ -150,6 +152,11 @@ class BenchmarkHooks:
             # reach keeps each item's garbage collections from rescanning thousands of nodes.
             gc.freeze()
 
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        # Frozen objects are invisible to gc.get_referrers, which other plugins rely on after
+        # the run (Hypothesis checks registered PRNGs with it and warns falsely).
+        gc.unfreeze()
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
@@ -235,10 +242,8 @@ class _Controller:
         for problem in verdict.problems:
             tr.write_line(f"baseline rows: {problem}")
         tr.write_line("")
-        results = config.stash[SESSION_KEY].settings.results_dir
-        if recorder.rows:
-            tr.write_line(f"rows: {recorder.path}")
-        tr.write_line(f"summary: {results / 'summary.json'}")
+        run = config.stash[SESSION_KEY].run_dir
+        tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
         tr.write_line(
             verdict_line(verdict.summary, verdict.exit_status, verdict.why),
             bold=True,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import glob
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,8 @@ from pytest_ghxbench.report.markdown import render_markdown
 from pytest_ghxbench.report.terminal import verdict_line
 from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.session import GhxSession
+from pytest_ghxbench.runlog.models import RunSummary
+from pytest_ghxbench.runlog.store import point_latest, write_text_atomic
 
 _ORDINARY = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
 
@@ -90,6 +91,7 @@ def finish_session(
         "modes": list(session.modes),
         "reps": settings.reps,
         "scenario_set": settings.scenario_set,
+        "run_dir": str(session.run_dir.path),
         "rows_file": str(recorder.path),
         "baseline_rows": settings.baseline_rows,
         "row_count": len(rows),
@@ -116,7 +118,7 @@ def finish_session(
     )
     summary["run"]["exit_status"] = status
     summary["run"]["verdict"] = verdict_line(summary, status, why)
-    _write_outputs(settings.results_dir, session, summary)
+    _write_outputs(session, summary)
     return SessionVerdict(summary=summary, exit_status=status, why=why, problems=problems)
 
 
@@ -139,12 +141,13 @@ def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:
             metrics["tool_surface_tokens"] = None
 
 
-def _write_outputs(results_dir: Path, session: GhxSession, summary: dict[str, Any]) -> None:
-    results_dir.mkdir(parents=True, exist_ok=True)
-    clean = session.redactor.obj(summary)
-    (results_dir / "summary.json").write_text(json.dumps(clean, indent=2) + "\n", encoding="utf-8")
-    markdown = session.redactor.text(render_markdown(clean))
-    (results_dir / "summary.md").write_text(markdown, encoding="utf-8")
+def _write_outputs(session: GhxSession, summary: dict[str, Any]) -> None:
+    run = session.run_dir
+    clean = RunSummary.model_validate(session.redactor.obj(summary))
+    run.write_summary(clean)
+    markdown = session.redactor.text(render_markdown(clean.to_json_dict()))
+    write_text_atomic(run.summary_md, markdown)
+    point_latest(session.settings.results_dir, run)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:

@@ -63,7 +63,7 @@ def test_openai_adapter_records_rows_with_exact_usage(
     results = pytester.path / ".ghxbench"
     (row,) = [
         json.loads(line)
-        for path in (results / "rows").glob("*.jsonl")
+        for path in (results / "runs").glob("run_*/rows.jsonl")
         for line in path.read_text().splitlines()
         if line.strip()
     ]
@@ -78,5 +78,5 @@ def test_openai_adapter_records_rows_with_exact_usage(
     written = "".join(p.read_text() for p in results.rglob("*") if p.is_file())
     assert CANARY_KEY not in written
     assert "acme-labs/tinykv" in "".join(
-        p.read_text() for p in (results / "transcripts").rglob("*") if p.is_file()
+        p.read_text() for p in (results / "runs").glob("run_*/transcripts/*.jsonl")
     )

@@ -23,7 +23,7 @@ def test_default_run_records_oracle_rows(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=4)
     rows = [
         json.loads(line)
-        for path in sorted((pytester.path / ".ghxbench" / "rows").glob("*.jsonl"))
+        for path in sorted((pytester.path / ".ghxbench" / "runs").glob("run_*/rows.jsonl"))
         for line in path.read_text().splitlines()
         if line.strip()
     ]

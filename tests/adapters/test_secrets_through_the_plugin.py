@@ -162,7 +162,7 @@ def test_the_runtime_key_is_in_no_output(
     )
     result = pytester.runpytest_subprocess("--ghx-mode=ghx", "-p", "no:cacheprovider", "-rA")
     written = [p for p in (pytester.path / ".ghxbench").rglob("*") if p.is_file()]
-    rows = [p for p in written if "rows" in p.parts]
+    rows = [p for p in written if p.name == "rows.jsonl"]
     assert rows and json.loads(rows[0].read_text().splitlines()[0])["adapter"] == adapter
     assert any("transcripts" in p.parts for p in written)
     for path in written:

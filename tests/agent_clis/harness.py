@@ -55,7 +55,7 @@ def recorded_rows(root: Path) -> list[dict[str, Any]]:
     """Every row the run under ``root`` wrote."""
     return [
         json.loads(line)
-        for path in sorted((root / ".ghxbench" / "rows").glob("*.jsonl"))
+        for path in sorted((root / ".ghxbench" / "runs").glob("run_*/rows.jsonl"))
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]

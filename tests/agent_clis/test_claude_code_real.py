@@ -85,7 +85,7 @@ def transcript(root: Path, mode: str) -> dict[str, Any]:
     """The transcript record of the last attempt of the run's item of ``mode``."""
     records = [
         record
-        for path in (root / ".ghxbench" / "transcripts").rglob("*.jsonl")
+        for path in (root / ".ghxbench" / "runs").glob("run_*/transcripts/*.jsonl")
         for line in path.read_text().splitlines()
         for record in [json.loads(line)]
         if record["mode"] == mode

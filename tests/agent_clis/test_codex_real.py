@@ -100,7 +100,7 @@ def transcript_records(root: Path, mode: str) -> list[dict[str, Any]]:
     """The transcript records of the item of ``mode``, one per attempt."""
     return [
         record
-        for path in (root / ".ghxbench" / "transcripts").rglob("*.jsonl")
+        for path in (root / ".ghxbench" / "runs").glob("run_*/transcripts/*.jsonl")
         for line in path.read_text().splitlines()
         for record in [json.loads(line)]
         if record["mode"] == mode

@@ -99,7 +99,7 @@ def attempts(root: Path, mode: str) -> list[dict[str, Any]]:
     retried, as its scenario allows), first attempt first."""
     records = [
         record
-        for path in (root / ".ghxbench" / "transcripts").rglob("*.jsonl")
+        for path in (root / ".ghxbench" / "runs").glob("run_*/transcripts/*.jsonl")
         for line in path.read_text().splitlines()
         for record in [json.loads(line)]
         if record["mode"] == mode

@@ -134,7 +134,7 @@ def test_a_rejected_token_is_one_usage_error_before_any_item(
         ["*backend 'github' unavailable: GitHub rejected the token (Bad credentials)*"]
     )
     assert served.requests == []  # the rejected token reached no world
-    assert not (pytester.path / ".ghxbench" / "rows").exists()
+    assert not (pytester.path / ".ghxbench" / "runs").exists()
 
 
 def test_without_a_token_or_a_visible_repository_the_run_does_not_start(

@@ -214,11 +214,12 @@ def setup_project(
 
 def read_rows(pytester: Any) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    for path in sorted((pytester.path / ".ghxbench" / "rows").glob("*.jsonl")):
+    for path in sorted((pytester.path / ".ghxbench" / "runs").glob("run_*/rows.jsonl")):
         rows += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return rows
 
 
 def summary(pytester: Any) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((pytester.path / ".ghxbench" / "summary.json").read_text())
+    latest = pytester.path / ".ghxbench" / "runs" / "latest"
+    data: dict[str, Any] = json.loads((latest / "summary.json").read_text())
     return data

@@ -87,7 +87,7 @@ def project(
 
 def transcripts(pytester: pytest.Pytester) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
-    for path in sorted((pytester.path / ".ghxbench" / "transcripts").rglob("*.jsonl")):
+    for path in sorted((pytester.path / ".ghxbench" / "runs").glob("run_*/transcripts/*.jsonl")):
         records += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return records
 
@@ -158,7 +158,7 @@ def test_failure_names_the_transcript_file(pytester: pytest.Pytester) -> None:
     project(pytester, [atomic("repo-view-001")], {"repo-view-001": {"*": {"tool_calls": 0}}})
     result = pytester.runpytest("--ghx-mode=ghx")
     result.assert_outcomes(failed=1)
-    (path,) = (pytester.path / ".ghxbench" / "transcripts").rglob("*.jsonl")
+    (path,) = (pytester.path / ".ghxbench" / "runs").glob("run_*/transcripts/*.jsonl")
     relative = path.relative_to(pytester.path).as_posix()
     result.stdout.fnmatch_lines(
         [f"*transcript: {relative} (item_id '*repo-view-001[[]ghx-r1[]]', attempt 1)"]
@@ -300,7 +300,7 @@ def test_under_xdist_the_failure_keeps_the_traceback_and_the_adapters_stack(
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(
         [
-            "*transcript: .ghxbench/transcripts/*/gw*.jsonl*",
+            "*transcript: .ghxbench/runs/run_*/transcripts/gw*.jsonl*",
             "*thread 'adapter-worker' (started during the attempt)*",
             "*in wait_for_the_model*",
         ],

@@ -122,7 +122,7 @@ def test_baseline_rows_from_an_earlier_run_complete_the_gate(pytester: pytest.Py
         "--ghx-mode=ghx",
         "--reps=3",
         "--gate-profile=verify_pr",
-        "--ghx-baseline-rows=baseline-results/rows/*.jsonl",
+        "--ghx-baseline-rows=baseline-results/runs/latest/rows.jsonl",
     )
     assert second.ret == 0
     gate = summary(pytester)["gate"]

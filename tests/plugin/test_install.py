@@ -145,7 +145,7 @@ def test_empty_directory_runs_the_shipped_suite(pytester: pytest.Pytester) -> No
             f"collected {4 * _shipped_ids()} items",
         ]
     )
-    assert not (pytester.path / ".ghxbench" / "rows").exists()
+    assert not (pytester.path / ".ghxbench" / "runs").exists()
 
 
 def test_empty_directory_runs_shipped_items(pytester: pytest.Pytester) -> None:
@@ -157,7 +157,7 @@ def test_empty_directory_runs_shipped_items(pytester: pytest.Pytester) -> None:
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) >= 4, result.stdout.str()[-3000:]
     assert not {"failed", "error", "errors"} & set(outcomes)
-    assert len(list((pytester.path / ".ghxbench" / "rows").glob("*.jsonl"))) == 1
+    assert len(list((pytester.path / ".ghxbench" / "runs").glob("run_*/rows.jsonl"))) == 1
 
 
 def test_a_scenarios_directory_is_not_the_shipped_suite(pytester: pytest.Pytester) -> None:

@@ -48,8 +48,44 @@ def test_items_run_and_each_writes_one_row(pytester: pytest.Pytester) -> None:
     assert row["model"] == {"provider_id": "test", "model_id": "scripted-1", "mode": row["mode"]}
     assert row["success"] and row["output_valid"] and row["error"] is None
     assert len({r["run_id"] for r in rows}) == 1
-    assert (pytester.path / ".ghxbench" / "summary.md").is_file()
+    # Everything of the run is in its own directory, which `latest` points at.
+    (run_id,) = {r["run_id"] for r in rows}
+    run = pytester.path / ".ghxbench" / "runs" / run_id
+    assert (pytester.path / ".ghxbench" / "runs" / "latest").resolve() == run.resolve()
+    assert {p.name for p in run.iterdir()} >= {
+        "run.json", "rows.jsonl", "transcripts", "summary.json", "summary.md"
+    }  # fmt: skip
+    spec = json.loads((run / "run.json").read_text())
+    assert (spec["schema_version"], spec["run_id"], spec["adapter"]) == (1, run_id, "scripted")
+    assert all(r["schema_version"] == 1 for r in rows)
+    assert rows[0]["transcript"] == {"file": "transcripts/main.jsonl", "attempt": 1}
     assert summary(pytester)["modes"]["ghx"]["runs"] == 4
+    assert summary(pytester)["schema_version"] == 1
+
+
+def test_a_second_run_keeps_the_first(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    pytester.runpytest("--ghx-mode=ghx")
+    first = json.loads((pytester.path / ".ghxbench/runs/latest/run.json").read_text())["run_id"]
+    pytester.runpytest("--ghx-mode=ghx", "--reps=2")
+    runs = sorted(p.name for p in (pytester.path / ".ghxbench" / "runs").glob("run_*"))
+    assert len(runs) == 2 and first in runs
+    assert summary(pytester)["modes"]["ghx"]["runs"] == 2  # latest is the second
+    first_summary = json.loads(
+        (pytester.path / ".ghxbench/runs" / first / "summary.json").read_text()
+    )
+    assert first_summary["modes"]["ghx"]["runs"] == 1
+
+
+def test_an_unwritable_results_directory_is_one_usage_error(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    (pytester.path / "taken").write_text("a file, not a directory")
+    result = pytester.runpytest("--ghx-mode=ghx", "--ghx-results=taken")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*ghxbench: cannot write results under */taken (--ghx-results): Not a directory*"]
+    )
+    assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
 
 
 def test_failure_message_names_the_assertion_and_shows_the_answer(
@@ -121,7 +157,7 @@ def test_huge_answer_is_judged_without_blowing_up(pytester: pytest.Pytester) -> 
     )
     result = pytester.runpytest_subprocess("--ghx-mode=ghx")
     result.assert_outcomes(passed=1)
-    (transcript,) = list((pytester.path / ".ghxbench" / "transcripts").rglob("*.jsonl"))
+    (transcript,) = list((pytester.path / ".ghxbench" / "runs").glob("run_*/transcripts/*.jsonl"))
     assert transcript.stat().st_size < 5_000_000
     record = json.loads(transcript.read_text())
     assert "truncated" in record["final_text"][-100:]

@@ -33,7 +33,7 @@ BEHAVIOUR = {
         },
     }
 }
-_VOLATILE = {"timestamp", "run_id", "latency_ms_wall"}
+_VOLATILE = {"timestamp", "run_id", "latency_ms_wall", "transcript"}  # main.jsonl vs gw0.jsonl
 
 
 def comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -56,7 +56,7 @@ def test_rows_summary_and_exit_status_match_between_serial_and_xdist(
 
     def rows(folder: str) -> list[dict[str, Any]]:
         found = []
-        for path in (pytester.path / folder / "rows").glob("*.jsonl"):
+        for path in (pytester.path / folder / "runs").glob("run_*/rows.jsonl"):
             found += [json.loads(line) for line in path.read_text().splitlines()]
         return found
 
@@ -64,14 +64,15 @@ def test_rows_summary_and_exit_status_match_between_serial_and_xdist(
     assert comparable(rows("serial")) == comparable(rows("parallel"))
 
     def gate(folder: str) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((pytester.path / folder / "summary.json").read_text())
+        latest = pytester.path / folder / "runs" / "latest"
+        data: dict[str, Any] = json.loads((latest / "summary.json").read_text())
         return data["gate"]
 
     assert gate("serial")["checks"] == gate("parallel")["checks"]
     # transcripts from both workers land in the controller's run folder
-    files = list((pytester.path / "parallel" / "transcripts").glob("*/*.jsonl"))
+    files = list((pytester.path / "parallel" / "runs").glob("run_*/transcripts/*.jsonl"))
     assert {p.name for p in files} == {"gw0.jsonl", "gw1.jsonl"}
-    assert len({p.parent.name for p in files}) == 1
+    assert len({p.parent.parent.name for p in files}) == 1
     records = [json.loads(line) for p in files for line in p.read_text().splitlines()]
     assert sorted(r["item_id"] for r in records) == sorted(r["item_id"] for r in rows("serial"))
 
@@ -100,16 +101,16 @@ def test_sigkill_mid_run_leaves_only_complete_row_lines(pytester: pytest.Pyteste
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    rows_dir = pytester.path / ".ghxbench" / "rows"
+    runs_dir = pytester.path / ".ghxbench" / "runs"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        files = list(rows_dir.glob("*.jsonl")) if rows_dir.exists() else []
+        files = list(runs_dir.glob("run_*/rows.jsonl")) if runs_dir.exists() else []
         if files and len(files[0].read_text().splitlines()) >= 5:
             break
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    (path,) = list(rows_dir.glob("*.jsonl"))
+    (path,) = list(runs_dir.glob("run_*/rows.jsonl"))
     data = path.read_bytes()
     assert data.endswith(b"\n")
     lines = data.decode().splitlines()

@@ -1,0 +1,153 @@
+"""The run log's records: one versioned pydantic model per record, both the disk format and the API.
+
+A run directory (see :mod:`pytest_ghxbench.runlog.store`) holds:
+
+* ``run.json``: the :class:`RunSpec`, written once when the session starts;
+* ``rows.jsonl``: one :class:`ItemRecord` per item, appended as items finish. An item record is
+  a :class:`~pytest_ghxbench.metrics.row.Row` (the TypeScript harness reads it, and its rows
+  read as ours) plus what only this harness knows: the item id, its failures and checkpoints,
+  and where its transcript is;
+* ``summary.json``: the :class:`RunSummary`.
+
+Every record carries ``schema_version``. A reader accepts every version up to
+:data:`SCHEMA_VERSION` (rows written before the field existed are version 0 and read as rows)
+and refuses a newer one with a message saying to upgrade.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pytest_ghxbench.metrics.row import GitInfo, Row
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "GateCheck",
+    "GateResult",
+    "ItemRecord",
+    "RunSpec",
+    "RunSummary",
+    "TranscriptRef",
+]
+
+SCHEMA_VERSION = 1
+
+
+def _known_version(value: int) -> int:
+    if value > SCHEMA_VERSION:
+        raise ValueError(
+            f"schema_version {value} is newer than this pytest-ghxbench reads "
+            f"({SCHEMA_VERSION}); upgrade pytest-ghxbench"
+        )
+    return value
+
+
+class RunSpec(BaseModel):
+    """What was run: written once, before the first item, as ``run.json``."""
+
+    model_config = ConfigDict(extra="allow", protected_namespaces=())
+
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    started_at: str
+    adapter: str
+    backend: str | None = None
+    model: str | None = None
+    modes: list[str] = Field(default_factory=list)
+    reps: int = 1
+    scenario_root: str | None = None
+    scenario_set: str | None = None
+    gate_profile: str | None = None
+    gate_required: bool = False
+    baseline: str | None = None
+    candidate: str | None = None
+    versions: dict[str, str | None] = Field(default_factory=dict)
+    """pytest-ghxbench, pytest and the real clients the modes run (gh, github-mcp-server)."""
+    git: GitInfo = Field(default_factory=GitInfo)
+    options: dict[str, Any] = Field(default_factory=dict)
+    """The command line, as given (secrets redacted)."""
+
+    _check_version = field_validator("schema_version")(_known_version)
+
+
+class TranscriptRef(BaseModel):
+    """Where an item's transcript is: a JSONL file relative to the run directory, and the
+    attempt whose record it is (the file holds one record per attempt)."""
+
+    file: str
+    attempt: int = 1
+
+
+class ItemRecord(Row):
+    """One item's row as this harness writes it: a :class:`Row` and what only it knows."""
+
+    schema_version: int = SCHEMA_VERSION
+    item_id: str | None = None
+    adapter: str | None = None
+    backend: str | None = None
+    scenario_type: str | None = None
+    failures: list[str] = Field(default_factory=list)
+    checkpoints: list[dict[str, Any]] = Field(default_factory=list)
+    transcript: TranscriptRef | None = None
+
+    _check_version = field_validator("schema_version")(_known_version)
+
+    @classmethod
+    def of_row(cls, row: Row) -> ItemRecord:
+        """``row`` as an item record (a row read from an older file or another harness gets
+        schema version 0 and the defaults)."""
+        if isinstance(row, ItemRecord):
+            return row
+        data = row.model_dump()
+        data.setdefault("schema_version", 0)
+        return cls.model_validate(data)
+
+
+class GateCheck(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    passed: bool
+    value: float | None = None
+    threshold: float | None = None
+    operator: str
+
+
+class GateResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    profile: str
+    baseline: str
+    candidate: str
+    evaluated: bool
+    passed: bool = False
+    reason: str = ""
+    reliability: dict[str, Any] = Field(default_factory=dict)
+    efficiency: dict[str, Any] = Field(default_factory=dict)
+    checks: list[GateCheck] = Field(default_factory=list)
+
+
+class RunSummary(BaseModel):
+    """``summary.json``: per-mode and per-scenario metrics, the gate and the run it describes.
+
+    The metric tables stay mappings of metric name to value (SPEC section 8 names them; a
+    report adds its own), so the model types what every reader relies on and keeps the rest.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    schema_version: int = SCHEMA_VERSION
+    generated_at: str
+    run: dict[str, Any] = Field(default_factory=dict)
+    modes: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    scenarios: dict[str, dict[str, dict[str, Any]]] = Field(default_factory=dict)
+    delta: dict[str, Any] = Field(default_factory=dict)
+    gate: GateResult
+
+    _check_version = field_validator("schema_version")(_known_version)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The JSON document, exactly as ``summary.json`` holds it."""
+        return self.model_dump(mode="json", exclude_none=False)
