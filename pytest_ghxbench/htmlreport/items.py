@@ -39,6 +39,7 @@ UNKNOWN = "(unknown)"
 # Display limits (characters): the transcripts file keeps everything; the page shows the start.
 TOOL_TEXT_LIMIT = 4_000
 LONG_TEXT_LIMIT = 20_000
+REASON_LIMIT = 2_000  # the item table's reason (its transcript has the whole of it)
 
 
 @dataclass(frozen=True)
@@ -176,12 +177,12 @@ def _reason(row: Mapping[str, Any], outcome: str) -> str:
     if outcome == "pass":
         return ""
     error = row.get("error")
+    reason = ""
     if isinstance(error, Mapping) and as_text(error.get("message")):
-        return str(error["message"])
-    failures = row.get("failures")
-    if isinstance(failures, list) and failures:
-        return "; ".join(str(failure) for failure in failures)
-    return ""
+        reason = str(error["message"])
+    elif isinstance(row.get("failures"), list):
+        reason = "; ".join(str(failure) for failure in row["failures"])
+    return reason[:REASON_LIMIT]
 
 
 def build_items(
