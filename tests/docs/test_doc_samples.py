@@ -282,3 +282,18 @@ def test_a_marker_must_be_followed_by_a_closed_fence(tmp_path: Path) -> None:
     doc.write_text("<!-- sample: one -->\n```text\nx\n")
     with pytest.raises(ds.SampleError, match="not closed"):
         ds.read_blocks(doc)
+
+
+def test_a_figure_in_a_wrapped_sentence_is_checked_and_rewritten(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text("The agent sees the 84 tools the\nreal MCP server lists.\n")
+    fact = ds.Fact("tools", lambda: "85", ((str(doc), r"the (\d+) tools the real MCP server"),))
+    finding = ds._check_fact(fact, write=False)
+    assert finding is not None
+    assert finding.problems == [f"{doc}:1: says '84', the code says '85'"]
+    assert ds._check_fact(fact, write=True) is not None
+    assert doc.read_text() == "The agent sees the 85 tools the\nreal MCP server lists.\n"
+    assert ds._check_fact(fact, write=False) is None
+    doc.write_text("The agent sees many tools.\n")
+    finding = ds._check_fact(fact, write=False)
+    assert finding is not None and "reworded?" in finding.problems[0]
