@@ -297,3 +297,11 @@ def test_a_figure_in_a_wrapped_sentence_is_checked_and_rewritten(tmp_path: Path)
     doc.write_text("The agent sees many tools.\n")
     finding = ds._check_fact(fact, write=False)
     assert finding is not None and "reworded?" in finding.problems[0]
+
+
+def test_the_list_names_every_sample_with_its_place(capsys: pytest.CaptureFixture[str]) -> None:
+    assert ds.main(["--list"]) == 0
+    listed = dict(line.split("\t") for line in capsys.readouterr().out.splitlines())
+    assert listed["readme-gate"].startswith("README.md:")
+    assert listed["mcp-tool-count"] == "README.md, docs/oracle.md"
+    assert set(listed) == set(ds.all_ids())
