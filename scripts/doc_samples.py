@@ -696,14 +696,17 @@ README_GATE_ARGS = (
 )
 
 
+README_SHAPE = chain(
+    between(r"^mode\s", r"^ghxbench verdict:"),
+    drop(
+        r"^PASS\s+(?!(?:" + "|".join(README_CHECKS) + r")\s)\S",  # the other passing checks
+        r"^[a-z ]+: /",  # where the run's files went ("rows: /tmp/..."): a temporary directory
+    ),
+)
+
+
 def readme_gate(run: Run) -> str:
-    output = run.pytest(*README_GATE_ARGS, f"--ghx-scenarios={REPO / 'scenarios'}")
-    passing_not_shown = r"^PASS\s+(?!(?:" + "|".join(README_CHECKS) + r")\s)\S"
-    return chain(
-        between(r"^mode\s", r"^ghxbench verdict:"),
-        # the other passing checks, and where the run's files went (a temporary directory)
-        drop(passing_not_shown, r"^(rows|summary|run): "),
-    )(output)
+    return README_SHAPE(run.pytest(*README_GATE_ARGS, f"--ghx-scenarios={REPO / 'scenarios'}"))
 
 
 # The TypeScript harness's issue-delete-001 (as in shared/external/ghx-scenarios), in YAML.
