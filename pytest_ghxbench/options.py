@@ -6,6 +6,7 @@ Precedence: command line > ``[tool.pytest.ini_options]`` > ``[tool.ghxbench]`` >
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -145,6 +146,35 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="PATH",
     ),
     OptionSpec(
+        "--ghx-compare",
+        "compare",
+        "Compare this run with an earlier one (a run id under --ghx-results, or 'latest'): per "
+        "scenario x mode medians with their noise, in the terminal, summary and report.",
+        metavar="RUN|latest",
+    ),
+    OptionSpec(
+        "--ghx-compare-fail",
+        "compare_fail",
+        "With --ghx-compare: fail the session when METRIC (tokens_active, latency_ms, "
+        "tool_calls, cost, success_rate) regressed by more than PCT beyond the noise; "
+        "comma separated.",
+        metavar="METRIC:PCT[,...]",
+    ),
+    OptionSpec(
+        "--ghx-budget-usd",
+        "budget_usd",
+        "Stop starting items once the run's cost reaches this many USD; the rest are skipped "
+        "and the run is incomplete.",
+        metavar="USD",
+    ),
+    OptionSpec(
+        "--ghx-budget-tokens",
+        "budget_tokens",
+        "Stop starting items once the run's active tokens reach this count; the rest are "
+        "skipped and the run is incomplete.",
+        metavar="N",
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",
@@ -235,6 +265,10 @@ class Settings:
     shipped_suite: bool = False
     """``scenario_root`` is the suite shipped with the package: no scenario root was configured
     and the rootdir has no ``scenarios/`` directory."""
+    compare: str | None = None
+    compare_fail: tuple[str, ...] = ()
+    budget_usd: float | None = None
+    budget_tokens: int | None = None
 
     @property
     def enabled(self) -> bool:
@@ -391,7 +425,41 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         ghx=str(value("ghx")) if value("ghx") else None,
         tables=tables,
         shipped_suite=shipped,
+        compare=str(value("compare")) if value("compare") else None,
+        compare_fail=_compare_rules(value("compare_fail"), value("compare")),
+        budget_usd=_budget(value("budget_usd"), "--ghx-budget-usd", float),
+        budget_tokens=_budget(value("budget_tokens"), "--ghx-budget-tokens", int),
     )
+
+
+def _compare_rules(raw: Any, compare: Any) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    rules = tuple(r.strip() for r in (raw if isinstance(raw, list) else str(raw).split(",")))
+    rules = tuple(r for r in rules if r)
+    if rules and not compare:
+        raise pytest.UsageError("ghxbench: --ghx-compare-fail needs --ghx-compare=RUN|latest")
+    from pytest_ghxbench.compare import parse_fail_rule
+
+    for rule in rules:
+        try:
+            parse_fail_rule(rule)
+        except ValueError as exc:
+            raise pytest.UsageError(f"ghxbench: --ghx-compare-fail: {exc}") from None
+    return rules
+
+
+def _budget(raw: Any, flag: str, kind: type[float] | type[int]) -> Any:
+    if raw is None:
+        return None
+    try:
+        number = kind(raw)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not math.isfinite(number) or number <= 0:
+        what = "a whole number" if kind is int else "a number"
+        raise pytest.UsageError(f"ghxbench: {flag} must be {what} > 0, got {raw!r}")
+    return number
 
 
 def _absolute(

@@ -10,6 +10,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from pytest_ghxbench.cli.report import EXIT_USAGE, add_report_arguments, run_report
+from pytest_ghxbench.cli.runs import (
+    add_compare_arguments,
+    add_view_arguments,
+    run_compare,
+    run_view,
+)
 
 __all__ = ["EXIT_NOT_IMPLEMENTED", "build_parser", "main"]
 
@@ -48,6 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
         "(this plugin's or the TypeScript ghx harness's).",
     )
     add_report_arguments(report)
+
+    view = commands.add_parser(
+        "view",
+        help="open (or print the path of) a run's HTML report",
+        description="Print the path of a run's report.html, rendering it if it is missing, and "
+        "open it in a browser where one can be opened.",
+    )
+    add_view_arguments(view)
+
+    compare = commands.add_parser(
+        "compare",
+        help="compare two runs' per-scenario medians, beyond the noise",
+        description="Compare each scenario x mode's medians (active tokens, latency, tool calls, "
+        "cost) and success rate between two runs, with bootstrap intervals.",
+    )
+    add_compare_arguments(compare)
 
     check = commands.add_parser(
         "check",
@@ -162,6 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_report(args)
         if args.command == "check":
             return _run_check(args)
+        if args.command == "view":
+            return run_view(args)
+        if args.command == "compare":
+            return run_compare(args)
         return _run_fixtures(args)
     except BrokenPipeError:
         # The reader went away (e.g. `ghxbench report ... | head`): stop quietly, as Unix

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from pytest_ghxbench.metrics.profiles import Profile
     from pytest_ghxbench.report.importers import ReadProblem
     from pytest_ghxbench.report.jsonl import RunFields
+    from pytest_ghxbench.runlog.store import RunDir
 
 __all__ = ["UsageError", "add_report_arguments", "run_report"]
 
@@ -30,27 +31,41 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the ``report`` subcommand's arguments on ``parser``."""
     parser.add_argument(
         "rows",
-        nargs="+",
+        nargs="*",
         metavar="ROWS",
-        help="JSONL or CSV rows files, directories of them, or glob patterns",
+        help="run ids (under --results), run directories, JSONL or CSV rows files, "
+        "directories of them, or glob patterns",
+    )
+    parser.add_argument(
+        "--latest", action="store_true", help="report the latest finished run (under --results)"
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=Path(".ghxbench"),
+        metavar="DIR",
+        help="where run ids and --latest are looked up (--ghx-results; default: .ghxbench)",
     )
     parser.add_argument(
         "--gate", action="store_true", help="exit 1 when the gate fails or cannot be evaluated"
     )
     parser.add_argument(
         "--gate-profile",
-        default="verify_pr",
+        default=None,
         metavar="P",
-        help="gate thresholds to apply (default: verify_pr)",
+        help="gate thresholds to apply (default: the run's own for one run, else verify_pr)",
     )
     parser.add_argument(
         "--baseline",
-        default="agent_direct",
+        default=None,
         metavar="M",
-        help="baseline mode of the gate (default: agent_direct)",
+        help="baseline mode of the gate (default: the run's own for one run, else agent_direct)",
     )
     parser.add_argument(
-        "--candidate", default="ghx", metavar="M", help="candidate mode of the gate (default: ghx)"
+        "--candidate",
+        default=None,
+        metavar="M",
+        help="candidate mode of the gate (default: the run's own for one run, else ghx)",
     )
     parser.add_argument(
         "--summary-json", type=Path, metavar="PATH", help="write the summary as JSON to PATH"
@@ -226,6 +241,78 @@ class _Outcome(NamedTuple):
     written: list[str]
 
 
+def _sources(args: argparse.Namespace) -> tuple[list[str], list[RunDir]]:
+    """The paths to read, and the run directories among them (named by id, path or --latest)."""
+    from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
+
+    refs = [*args.rows, *([LATEST] if args.latest else [])]
+    if not refs:
+        raise UsageError("give rows files, run ids or --latest")
+    paths: list[str] = []
+    runs: list[RunDir] = []
+    for ref in refs:
+        path = Path(ref)
+        if path.is_dir() and (path / "rows.jsonl").is_file():
+            runs.append(RunDir(path))
+            paths.append(str(path / "rows.jsonl"))
+        elif path.exists() or set(ref) & set("*?["):
+            paths.append(ref)
+        else:
+            try:
+                run = resolve_run(args.results, ref)
+            except RunNotFound as exc:
+                if ref == LATEST:
+                    raise UsageError(str(exc)) from None
+                if path.suffix or len(path.parts) > 1:
+                    raise UsageError(f"no such file or directory: {ref}") from None
+                raise UsageError(f"no such file, directory or run id: {ref} ({exc})") from None
+            runs.append(run)
+            paths.append(str(run.rows_path))
+    return paths, runs
+
+
+def _gate_choice(args: argparse.Namespace, runs: Sequence[RunDir]) -> tuple[str, str, str]:
+    """Profile, baseline and candidate: as given, else the one run's own, else the defaults."""
+    spec = None
+    if len(runs) == 1:
+        try:
+            spec = runs[0].read_spec()
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return (
+        args.gate_profile or (spec and spec.gate_profile) or "verify_pr",
+        args.baseline or (spec and spec.baseline) or "agent_direct",
+        args.candidate or (spec and spec.candidate) or "ghx",
+    )
+
+
+def _pooling_warning(run_fields: Sequence[RunFields], table: RowTable) -> str | None:
+    """A loud line when the rows mix runs, adapters or models: one summary of all of them is
+    rarely what was meant."""
+    mixed = []
+    for noun, values in (
+        ("runs", {f.run_id for f in run_fields}),
+        ("adapters", {str(f.adapter) for f in run_fields if f.adapter}),
+        ("models", set(table.model_signatures)),
+    ):
+        if len(values) > 1:
+            shown = ", ".join(sorted(values)[:4]) + (", ..." if len(values) > 4 else "")
+            mixed.append(f"{len(values)} {noun} ({shown})")
+    if not mixed:
+        return None
+    return (
+        f"WARNING: pooling the rows of {'; '.join(mixed)} into one summary; "
+        "name one run (a run id or --latest) to report it alone"
+    )
+
+
+def _refuse_overwriting_inputs(args: argparse.Namespace, files: Sequence[Path]) -> None:
+    read = {file.resolve() for file in files}
+    for flag, target in (("--summary-json", args.summary_json), ("--summary-md", args.summary_md)):
+        if target is not None and Path(target).resolve() in read:
+            raise UsageError(f"{flag} {target} is one of the rows files being read")
+
+
 def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     """Read, summarize, gate and write the requested files; ``UsageError`` on bad input."""
     from pytest_ghxbench.metrics.gate import RowTable
@@ -234,21 +321,29 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
 
     if args.resamples < 1:
         raise UsageError("--resamples must be at least 1")
+    paths, runs = _sources(args)
+    args.gate_profile, args.baseline, args.candidate = _gate_choice(args, runs)
     if args.baseline == args.candidate:
         raise UsageError(f"--baseline and --candidate are both {args.baseline!r}")
     aliases = _parse_aliases(args.mode_alias)
     profile, expectations = _resolve_profile(args.gate_profile, args.profiles_from)
     try:
-        result = read_row_records(args.rows, mode_aliases=aliases)
+        result = read_row_records(paths, mode_aliases=aliases)
     except RowSourceError as exc:
         raise UsageError(str(exc)) from None
+    _refuse_overwriting_inputs(args, result.files)
     _report_problems(result.problems, err)
     if not result.records:
-        where = ", ".join(str(file) for file in result.files) or ", ".join(args.rows)
+        where = ", ".join(str(file) for file in result.files) or ", ".join(paths)
         raise UsageError(f"no readable rows in {where}")
     table = RowTable.from_records(result.records)
+    warning = _pooling_warning(result.run_fields, table)
+    if warning:
+        print(f"ghxbench report: {warning}", file=err)
     profile = _for_model(profile, expectations, table, args.profiles_from)
     summary = _build(args, table, result.run_fields, result.files, profile)
+    if len(runs) == 1:
+        _keep_reported_extras(runs[0], summary)
     gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
     status, detail = _exit_status(gate or {}, args.gate)
     written: list[str] = []
@@ -259,6 +354,21 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
         markdown = render_markdown(summary)
         written.append(_write_text(args.summary_md, markdown, "summary Markdown"))
     return _Outcome(len(result.records), len(result.files), summary, status, detail, written)
+
+
+def _keep_reported_extras(run: RunDir, summary: dict[str, Any]) -> None:
+    """What the adapter reported in the session and rows do not hold (the tool surface each
+    mode shows the agent) comes from the run's own summary."""
+    try:
+        recorded = run.read_summary()
+    except ValueError:
+        return
+    if recorded is None:
+        return
+    for mode, metrics in summary.get("modes", {}).items():
+        surface = recorded.modes.get(mode, {}).get("tool_surface_tokens")
+        if surface is not None:
+            metrics["tool_surface_tokens"] = surface
 
 
 def run_report(

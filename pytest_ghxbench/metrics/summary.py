@@ -31,6 +31,7 @@ __all__ = [
     "group_metrics",
     "json_safe",
     "mode_metrics",
+    "pass_hat_k",
 ]
 
 MODE_METRICS: tuple[str, ...] = (
@@ -127,8 +128,13 @@ def build_summary(
     per_mode = {mode: group_metrics(table.mode(mode)) for mode in modes}
     per_scenario: dict[str, dict[str, Any]] = {}
     for mode in modes:
-        for scenario_id, group in table.scenarios(mode).items():
-            per_scenario.setdefault(scenario_id, {})[mode] = group_metrics(group)
+        groups = table.scenarios(mode)
+        for scenario_id, group in groups.items():
+            per_scenario.setdefault(scenario_id, {})[mode] = {
+                **group_metrics(group),
+                **pass_hat_k([group], k=group.runs),
+            }
+        per_mode[mode].update(pass_hat_k(list(groups.values())))
     run: dict[str, Any] = dict(run_info or {})
     run.setdefault("profile", profile.name)
     run.setdefault("baseline", baseline)
@@ -151,6 +157,21 @@ def build_summary(
     }
     safe: dict[str, Any] = json_safe(summary)
     return safe
+
+
+def pass_hat_k(scenarios: Sequence[GroupColumns], k: int | None = None) -> dict[str, Any]:
+    """pass^k: the chance that ``k`` repetitions of a scenario all succeed, in percent, as the
+    mean over ``scenarios`` of the unbiased estimate C(successes, k) / C(runs, k).
+
+    ``k`` defaults to the fewest runs of any scenario (so every scenario can be estimated);
+    for one scenario with ``k`` equal to its runs this is 100 when every repetition succeeded
+    and 0 otherwise. Returns ``pass_hat_k`` and ``pass_k`` (``None`` without rows)."""
+    counts = [(group.runs, int(group.success.sum())) for group in scenarios if group.runs]
+    if not counts:
+        return {"pass_hat_k": None, "pass_k": None}
+    chosen = min(runs for runs, _ in counts) if k is None else k
+    estimates = [math.comb(ok, chosen) / math.comb(runs, chosen) for runs, ok in counts]
+    return {"pass_hat_k": 100.0 * sum(estimates) / len(estimates), "pass_k": chosen}
 
 
 def _mode_sort_key(mode: str) -> tuple[int, str]:

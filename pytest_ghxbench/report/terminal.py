@@ -40,6 +40,8 @@ MODE_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("p90_latency_ms", "p90 latency ms", "ms"),
 )
 _TOOL_SURFACE_COLUMN = ("tool_surface_tokens", "tool surface tok", "tokens")
+# pass^k (every one of k repetitions of a scenario succeeded) goes after the success rate.
+_PASS_K_COLUMNS = (("pass_hat_k", "pass^k", "percent"), ("pass_k", "k", "int"))
 
 # The success-rate check compares two rates, so its value is a difference in percentage points.
 _PERCENTAGE_POINT_CHECKS = frozenset({"reliability_success_rate_non_inferior"})
@@ -98,11 +100,15 @@ def _modes(summary: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
 
 
 def mode_columns(summary: Mapping[str, Any]) -> tuple[tuple[str, str, str], ...]:
-    """The per-mode columns to show: :data:`MODE_COLUMNS`, plus tool-surface tokens when any
-    mode reports them."""
-    if any(_TOOL_SURFACE_COLUMN[0] in metrics for metrics in _modes(summary).values()):
-        return (*MODE_COLUMNS, _TOOL_SURFACE_COLUMN)
-    return MODE_COLUMNS
+    """The per-mode columns to show: :data:`MODE_COLUMNS`, with pass^k and tool-surface tokens
+    when any mode has them (summaries written before pass^k existed have not)."""
+    modes = _modes(summary).values()
+    columns = MODE_COLUMNS
+    if any(metrics.get("pass_hat_k") is not None for metrics in modes):
+        columns = (*columns[:2], *_PASS_K_COLUMNS, *columns[2:])
+    if any(_TOOL_SURFACE_COLUMN[0] in metrics for metrics in modes):
+        columns = (*columns, _TOOL_SURFACE_COLUMN)
+    return columns
 
 
 def _align(rows: Sequence[Sequence[str]], left_columns: int = 1) -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 from pytest_ghxbench.options import Settings, describe_scenario_root
 from pytest_ghxbench.run.backstop import BackstopTimer
 from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
+from pytest_ghxbench.run.compare_runs import find_base_run
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
     RECORDER_KEY,
@@ -31,6 +32,8 @@ from pytest_ghxbench.run.run_dir import start_run_dir
 from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
 from pytest_ghxbench.run.verdict import finish_session
 from pytest_ghxbench.scenario.loader import is_scenario_file
+
+HEADER_NOTES = "header_notes"
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -59,6 +62,7 @@ def activate(config: pytest.Config, settings: Settings) -> None:
     if config.pluginmanager.hasplugin("timeout"):
         config.pluginmanager.register(BackstopTimer(ScenarioItem), "ghxbench-backstop")
     if not _is_worker(config) and not config.option.collectonly:
+        session.extra[HEADER_NOTES] = find_base_run(session)  # before this run is `latest`
         start_run_dir(config, session)
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
@@ -117,6 +121,7 @@ class BenchmarkHooks:
             f"ghxbench: scenarios={describe_scenario_root(s)} results={s.results_dir} "
             f"manifest={session.manifest_source}",
             *_too_few_reps(session),
+            *session.extra.get(HEADER_NOTES, []),
             *_backend_description(session.backend),
         ]
 
@@ -239,11 +244,22 @@ class _Controller:
                 tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
         for error in recorder.hook_errors:
             tr.write_line(f"hook error: {error}", red=True)
+        comparison = verdict.summary.get("comparison")
+        if comparison:
+            from pytest_ghxbench.compare import Comparison, format_comparison
+
+            tr.write_line("")
+            for line in format_comparison(Comparison.model_validate(comparison), only_changes=True):
+                tr.write_line(line)
+            for failure in comparison["failed"]:
+                tr.write_line(f"FAIL {failure}", red=True)
         for problem in verdict.problems:
-            tr.write_line(f"baseline rows: {problem}")
+            tr.write_line(problem)
         tr.write_line("")
         run = config.stash[SESSION_KEY].run_dir
         tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
+        if verdict.report is not None:
+            tr.write_line(f"report: {verdict.report}")
         tr.write_line(
             verdict_line(verdict.summary, verdict.exit_status, verdict.why),
             bold=True,

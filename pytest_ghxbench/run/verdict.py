@@ -15,6 +15,7 @@ from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.report.jsonl import read_rows
 from pytest_ghxbench.report.markdown import render_markdown
 from pytest_ghxbench.report.terminal import verdict_line
+from pytest_ghxbench.run.compare_runs import compare_with_base
 from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.runlog.models import RunSummary
@@ -29,6 +30,8 @@ class SessionVerdict:
     exit_status: int
     why: str
     problems: list[str]
+    """Things the session could not do that the verdict does not depend on (shown as notes)."""
+    report: Path | None = None
 
 
 def _baseline_rows(session: GhxSession, own: Path) -> tuple[list[Row], list[str]]:
@@ -39,9 +42,9 @@ def _baseline_rows(session: GhxSession, own: Path) -> tuple[list[Row], list[str]
     # the run's own rows are already in; transcripts are not rows
     paths = [p for p in paths if p.resolve() != own.resolve() and "transcripts" not in p.parts]
     if not paths:
-        return [], [f"--ghx-baseline-rows {pattern!r} matched no files"]
+        return [], [f"baseline rows: --ghx-baseline-rows {pattern!r} matched no files"]
     result = read_rows(paths)
-    return list(result.rows), [str(p) for p in result.problems]
+    return list(result.rows), [f"baseline rows: {p}" for p in result.problems]
 
 
 def compute_exit_status(
@@ -108,6 +111,9 @@ def finish_session(
         config.hook.pytest_ghxbench_summary(summary=summary, config=config)
     except Exception as exc:
         recorder.hook_errors.append(f"pytest_ghxbench_summary raised {type(exc).__name__}: {exc}")
+    comparison = compare_with_base(session, list(recorder.rows.values()), problems)
+    if comparison is not None:
+        summary["comparison"] = comparison.model_dump(mode="json")
     status, why = compute_exit_status(
         summary["gate"],
         current=current_status,
@@ -116,10 +122,29 @@ def finish_session(
         failed_items=len(recorder.failed_items),
         other_failures=recorder.other_failures + len(recorder.hook_errors),
     )
+    if comparison is not None and comparison.failed:
+        broken = f"{len(comparison.failed)} --ghx-compare-fail rule(s) broken"
+        status, why = (
+            (1, broken) if status == 0 else (status, f"{why}; {broken}" if why else broken)
+        )
     summary["run"]["exit_status"] = status
     summary["run"]["verdict"] = verdict_line(summary, status, why)
     _write_outputs(session, summary)
-    return SessionVerdict(summary=summary, exit_status=status, why=why, problems=problems)
+    report = _write_report(session, problems)
+    return SessionVerdict(
+        summary=summary, exit_status=status, why=why, problems=problems, report=report
+    )
+
+
+def _write_report(session: GhxSession, problems: list[str]) -> Path | None:
+    """The run's report.html; a report that cannot be made is said, and decides nothing."""
+    from pytest_ghxbench.runlog.reading import write_run_report
+
+    try:
+        return write_run_report(session.run_dir)
+    except Exception as exc:
+        problems.append(f"report.html not written: {type(exc).__name__}: {exc}")
+        return None
 
 
 def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:

@@ -127,7 +127,9 @@ def test_mode_table_has_each_mode_with_its_medians(
     for mode, metrics in default_run.summary["modes"].items():
         assert f"{metrics['median_tokens_active']:,.1f}".rstrip("0").rstrip(".") in rows[mode].text
         assert f"{metrics['success_rate']:.1f} %" in rows[mode].text
-    assert "pass^" not in table.text  # the summary has no pass^k yet
+    for metrics in default_run.summary["modes"].values():  # 3 reps, all succeeded
+        assert (metrics["pass_hat_k"], metrics["pass_k"]) == (100.0, 3)
+    assert "pass^3" in table.text
 
 
 def test_pass_hat_k_is_shown_when_the_summary_has_it(default_run: RunFiles) -> None:

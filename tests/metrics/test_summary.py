@@ -165,3 +165,24 @@ def test_non_finite_values_become_null() -> None:
     text = json.dumps(summary, allow_nan=False)
     assert summary["run"]["budget"] is None and summary["run"]["tags"] == ["a", "b"]
     assert "NaN" not in text
+
+
+def test_pass_hat_k_per_scenario_and_mode() -> None:
+    rows = [
+        *[make_row("ghx", "a", success=ok) for ok in (True, True, True, False)],
+        *[make_row("ghx", "b") for _ in range(4)],
+        *[make_row("agent_direct", "a", success=ok) for ok in (True, False)],
+        *[make_row("agent_direct", "b", success=ok) for ok in (True, True, True, False)],
+    ]
+    summary = build_summary(
+        rows, profile=BUILTIN_PROFILES["verify_pr"], baseline="agent_direct", candidate="ghx"
+    )
+    scenarios = summary["scenarios"]
+    # One scenario: did every one of its repetitions succeed?
+    assert (scenarios["a"]["ghx"]["pass_hat_k"], scenarios["a"]["ghx"]["pass_k"]) == (0.0, 4)
+    assert (scenarios["b"]["ghx"]["pass_hat_k"], scenarios["b"]["ghx"]["pass_k"]) == (100.0, 4)
+    assert summary["modes"]["ghx"]["pass_hat_k"] == 50.0
+    # Unequal repetitions: k is the fewest (2); C(1,2)/C(2,2) = 0 and C(3,2)/C(4,2) = 1/2.
+    assert summary["modes"]["agent_direct"]["pass_k"] == 2
+    assert summary["modes"]["agent_direct"]["pass_hat_k"] == pytest.approx(25.0)
+    assert summary["modes"]["agent_direct"]["success_rate"] == pytest.approx(200 / 3)

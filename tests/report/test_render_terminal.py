@@ -136,3 +136,12 @@ def test_verdict_line_says_why_coverage_is_zero() -> None:
     line = verdict_line(summary, 1)
     assert line.startswith("ghxbench verdict: gate verify_pr (ghx vs agent_direct) FAILED")
     assert f"coverage 0%: {note}" in line
+
+
+def test_mode_table_shows_pass_hat_k_after_the_success_rate_when_the_summary_has_it(summary):
+    summary["modes"]["agent_direct"].update(pass_hat_k=62.5, pass_k=4)
+    summary["modes"]["ghx"].update(pass_hat_k=100.0, pass_k=4)
+    header, agent_direct, ghx = mode_table(summary)
+    assert header.split()[:6] == ["mode", "runs", "success", "pass^k", "k", "valid"]
+    assert agent_direct.split()[:5] == ["agent_direct", "10", "90.0%", "62.5%", "4"]
+    assert ghx.split()[:5] == ["ghx", "10", "100.0%", "100.0%", "4"]

@@ -1,0 +1,67 @@
+"""Reading a run directory back: its item records, transcripts and summary, and rendering its
+HTML report from them (at the end of the session, and again by ``ghxbench view``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pytest_ghxbench.runlog.store import RunDir
+
+__all__ = ["read_items", "read_transcripts", "write_run_report"]
+
+
+def _json_lines(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL file; a line that is not one (a run killed mid-write leaves
+    at most a partial last line) is left out: the report shows what was written."""
+    found: list[dict[str, Any]] = []
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return found
+    with handle:
+        for raw in handle:
+            if not raw.strip():
+                continue
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                found.append(value)
+    return found
+
+
+def read_items(run: RunDir) -> list[dict[str, Any]]:
+    """The run's item records as written (JSON objects), in the order items finished."""
+    return _json_lines(run.rows_path)
+
+
+def read_transcripts(run: RunDir) -> list[dict[str, Any]]:
+    """Every attempt's transcript record of the run, from all processes' files."""
+    records: list[dict[str, Any]] = []
+    for path in run.transcript_files():
+        records.extend(_json_lines(path))
+    return records
+
+
+def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = None) -> Path:
+    """Render ``report.html`` of ``run`` from its summary, items and transcripts.
+
+    ``ValueError`` when the run has no summary (it never finished)."""
+    from pytest_ghxbench.htmlreport import write_report
+
+    summary = run.read_summary()
+    if summary is None:
+        raise ValueError(f"{run.path} has no summary.json: the run did not finish")
+    data = summary.to_json_dict()
+    return write_report(
+        run.report_html,
+        data,
+        list(items) if items is not None else read_items(run),
+        read_transcripts(run),
+        comparison=data.get("comparison"),
+        title=f"ghxbench {run.run_id}",
+    )
