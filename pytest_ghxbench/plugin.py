@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from pytest_ghxbench import newhooks
-from pytest_ghxbench.options import add_options, resolve_settings
+from pytest_ghxbench.option_specs import add_options
+from pytest_ghxbench.options import resolve_settings
 from pytest_ghxbench.run.keys import register_marker
 
 _BASE_MARKERS = {

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pytest_ghxbench.options import KNOWN_MODES
+from pytest_ghxbench.option_specs import KNOWN_MODES
 
 if TYPE_CHECKING:
     from pytest_ghxbench.sandbox.api.server import ApiServer

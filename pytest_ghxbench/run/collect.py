@@ -11,7 +11,7 @@ import pytest
 from _pytest._code.code import TerminalRepr
 from _pytest._io import TerminalWriter
 
-from pytest_ghxbench.options import KNOWN_MODES
+from pytest_ghxbench.option_specs import KNOWN_MODES
 from pytest_ghxbench.run.attempt import AttemptOutcome, run_attempt
 from pytest_ghxbench.run.backstop import is_backstop_timeout
 from pytest_ghxbench.run.failures import (

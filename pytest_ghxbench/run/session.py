@@ -29,7 +29,8 @@ from pytest_ghxbench.metrics.profiles import (
     apply_model_expectations,
     build_profiles,
 )
-from pytest_ghxbench.options import KNOWN_MODES, Settings
+from pytest_ghxbench.option_specs import KNOWN_MODES
+from pytest_ghxbench.options import Settings
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
 from pytest_ghxbench.run.transcripts import TranscriptWriter
 from pytest_ghxbench.runlog.store import RunDir, runs_root
