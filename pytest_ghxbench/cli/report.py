@@ -318,6 +318,7 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     from pytest_ghxbench.metrics.gate import RowTable
     from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
     from pytest_ghxbench.report.markdown import render_markdown
+    from pytest_ghxbench.runlog.models import RunSummary
 
     if args.resamples < 1:
         raise UsageError("--resamples must be at least 1")
@@ -348,7 +349,8 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     status, detail = _exit_status(gate or {}, args.gate)
     written: list[str] = []
     if args.summary_json is not None:
-        text = json.dumps(summary, indent=2, ensure_ascii=False, default=str) + "\n"
+        document = RunSummary.model_validate(summary).to_json_dict()
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         written.append(_write_text(args.summary_json, text, "summary JSON"))
     if args.summary_md is not None:
         markdown = render_markdown(summary)

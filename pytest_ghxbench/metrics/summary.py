@@ -22,6 +22,7 @@ from pytest_ghxbench.metrics.stats import (
     sorted_median,
     sorted_percentile,
 )
+from pytest_ghxbench.runlog.models import SCHEMA_VERSION
 
 __all__ = [
     "KNOWN_MODE_ORDER",
@@ -141,6 +142,7 @@ def build_summary(
     run.setdefault("candidate", candidate)
     run.setdefault("row_count", len(table))
     summary = {
+        "schema_version": SCHEMA_VERSION,
         "generated_at": generated_at or _utc_now(),
         "run": run,
         "modes": per_mode,

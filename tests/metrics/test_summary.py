@@ -113,7 +113,9 @@ def test_summary_document_shape() -> None:
         resamples=200,
         generated_at="2026-03-03T21:12:35Z",
     )
-    assert set(summary) == {"generated_at", "run", "modes", "scenarios", "delta", "gate"}
+    keys = {"schema_version", "generated_at", "run", "modes", "scenarios", "delta", "gate"}
+    assert set(summary) == keys
+    assert summary["schema_version"] == 1
     assert summary["generated_at"] == "2026-03-03T21:12:35Z"
     assert summary["run"] == {
         "commit": "abc123", "model": "openai/gpt-test", "adapter": "oracle",
