@@ -157,7 +157,10 @@ def capability(
     """Register the decorated ``handler(client, input) -> data`` as ``capability_id``."""
 
     def register(handler: H) -> H:
-        if capability_id in _REGISTRY:
+        known = _REGISTRY.get(capability_id)
+        # A module imported again (pytest's in-process runs drop modules they imported) brings
+        # the same handler again: that replaces it; a second handler for the id is a mistake.
+        if known is not None and _origin(known.handler) != _origin(handler):
             raise ValueError(f"capability {capability_id!r} is registered twice")
         _REGISTRY[capability_id] = Capability(
             capability_id, description, schema, handler, route, mutates
@@ -165,6 +168,10 @@ def capability(
         return handler
 
     return register
+
+
+def _origin(handler: Callable[..., Any]) -> tuple[str, str]:
+    return handler.__module__, handler.__qualname__
 
 
 def _load_builtins() -> None:

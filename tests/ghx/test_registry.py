@@ -54,3 +54,22 @@ def test_every_schema_is_a_valid_draft_2020_12_object_schema() -> None:
         jsonschema.Draft202012Validator.check_schema(cap.input_schema)
         schema: dict[str, Any] = dict(cap.input_schema)
         assert schema["type"] == "object", cap.id
+
+
+def test_a_capability_id_has_one_handler_but_a_reimported_module_may_bring_it_again() -> None:
+    from pytest_ghxbench.ghx import registry
+
+    def handler(client: object, input: object) -> object:
+        return None
+
+    def other(client: object, input: object) -> object:
+        return None
+
+    schema = registry.input_schema([])
+    try:
+        registry.capability("test.only", "a test capability", schema)(handler)
+        registry.capability("test.only", "a test capability", schema)(handler)  # same origin
+        with pytest.raises(ValueError, match=r"'test\.only' is registered twice"):
+            registry.capability("test.only", "a test capability", schema)(other)
+    finally:
+        registry._REGISTRY.pop("test.only", None)
