@@ -77,7 +77,9 @@ def test_rows_match_the_stream(tmp_path: Path) -> None:
     assert result.api_calls == 3  # distinct responses, not num_turns
     # spawn -> init is startup, init -> result is latency; duration_ms is the runtime's own
     assert result.startup_ms is not None and 200 <= result.startup_ms < 3000
-    assert result.latency_ms is not None and 300 <= result.latency_ms < 3000
+    # At least the 0.3 s the agent spent between them, less the few ms by which reading the
+    # init event can trail its writing (ready is marked when the harness reads it).
+    assert result.latency_ms is not None and 280 <= result.latency_ms < 3000
     assert result.sdk_latency_ms == 4321
     assert result.timing_breakdown == {"api_ms": 3000}
     assert result.session_id == "s-1"
