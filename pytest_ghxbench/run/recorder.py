@@ -8,6 +8,7 @@ import pytest
 
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.jsonl import RowWriter
+from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.rows import (
     ItemIdentity,
     finish_row,
@@ -101,6 +102,7 @@ class RowRecorder:
         )
         self.record(report.nodeid, row, row_json, None)
         self.failed_items[report.nodeid] = [message]
+        attach_row_properties(report.user_properties, row)
 
     def close(self) -> None:
         if self._writer is not None:

@@ -17,6 +17,7 @@ from pytest_ghxbench.options import Settings, describe_scenario_root
 from pytest_ghxbench.run.backstop import BackstopTimer
 from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
 from pytest_ghxbench.run.compare_runs import find_base_run
+from pytest_ghxbench.run.junit import attach_row_properties, log_verdict
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
     RECORDER_KEY,
@@ -170,6 +171,7 @@ class BenchmarkHooks:
         if not isinstance(item, ScenarioItem) or report.when != "call" or report.skipped:
             return report
         if item.outcome is not None:
+            row = item.outcome.row
             row_json = item.outcome.row_json
             item.outcome.release()  # the failure is rendered: free the adapter's frames
         else:
@@ -190,8 +192,11 @@ class BenchmarkHooks:
                 wall_ms=call.duration * 1000.0,
                 external_retry_count=retries,
             )
-            _, row_json = finish_row(data, session.redactor)
+            row, row_json = finish_row(data, session.redactor)
         setattr(report, ROW_ATTR, row_json)
+        # junitxml writes the properties of the teardown report, copied from the item's
+        attach_row_properties(item.user_properties, row)
+        attach_row_properties(report.user_properties, row)
         return report
 
 
@@ -202,6 +207,7 @@ class _Controller:
         self.config = config
         self.recorder = recorder
 
+    @pytest.hookimpl(tryfirst=True)  # a row made here is in the report for junitxml & co.
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         item = self.config.stash.get(ITEMS_KEY, {}).get(report.nodeid)
         self.recorder.on_report(report, item)
@@ -211,12 +217,15 @@ class _Controller:
             # a broken scenario file must not be hidden by a passing gate
             self.recorder.other_failures += 1
 
+    # Before junitxml's pytest_sessionfinish writes its file: the verdict is a testcase there.
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         ghx = self.config.stash[SESSION_KEY]
         self.recorder.close()
         verdict = finish_session(self.config, ghx, self.recorder, int(session.exitstatus))
         self.config.stash[VERDICT_KEY] = verdict
         session.exitstatus = verdict.exit_status
+        log_verdict(self.config, verdict.summary, verdict.exit_status)
 
     def pytest_terminal_summary(
         self, terminalreporter: Any, exitstatus: int, config: pytest.Config
