@@ -8,6 +8,7 @@ import pytest
 
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.jsonl import RowWriter
+from pytest_ghxbench.run.budget import BUDGET_ATTR, Spend
 from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.rows import (
     ItemIdentity,
@@ -31,6 +32,12 @@ class RowRecorder:
         self.failed_items: dict[str, list[str]] = {}
         self.other_failures = 0
         self.hook_errors: list[str] = []
+        self.spend = Spend()
+        """What the recorded rows cost (``cost``, active tokens)."""
+        self.budget_skipped: set[str] = set()
+        """Items that did not start because the run had spent its budget."""
+        self.expected_items: int | None = None
+        """The benchmark items of the run (selected), once collection has said."""
         self._writer: RowWriter | None = None
 
     @property
@@ -38,7 +45,13 @@ class RowRecorder:
         return self.session.rows_path
 
     def record(self, nodeid: str, row: Row, row_json: str, item: pytest.Item | None) -> None:
+        replaced = self.rows.get(nodeid)
+        if replaced is not None:  # the item's last report wins; so does its spend
+            self.spend = Spend(
+                self.spend.usd - replaced.cost, self.spend.tokens - replaced.tokens.active
+            )
         self.rows[nodeid] = row
+        self.spend += Spend.of_row(row)
         if self._writer is None:
             self._writer = RowWriter(self.path)
         self._writer.write_json_line(row_json)
@@ -51,6 +64,9 @@ class RowRecorder:
     def on_report(self, report: pytest.TestReport, item: pytest.Item | None) -> None:
         payload: str | None = getattr(report, ROW_ATTR, None)
         if str(report.outcome) == "rerun":  # set by pytest-rerunfailures
+            return
+        if getattr(report, BUDGET_ATTR, None):
+            self.budget_skipped.add(report.nodeid)
             return
         if payload is not None:
             outcome = getattr(item, "outcome", None)

@@ -7,6 +7,7 @@ an item to the one that owns the session, and end the session with the gate.
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,17 @@ import pytest
 
 from pytest_ghxbench.options import Settings, describe_scenario_root
 from pytest_ghxbench.run.backstop import BackstopTimer
+from pytest_ghxbench.run.budget import (
+    BUDGET_ATTR,
+    BUDGET_SKIP_KEY,
+    SPEND_DIR,
+    Budget,
+    Spend,
+    SpendLedger,
+    format_usd,
+    read_spend,
+    remove_ledgers,
+)
 from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
 from pytest_ghxbench.run.compare_runs import find_base_run
 from pytest_ghxbench.run.junit import attach_row_properties, log_verdict
@@ -28,7 +40,7 @@ from pytest_ghxbench.run.keys import (
 from pytest_ghxbench.run.markers import check_mark_expression
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
 from pytest_ghxbench.run.retry import retry_policy
-from pytest_ghxbench.run.rows import finish_row, runner_error_data
+from pytest_ghxbench.run.rows import finish_row, parse_item_name, runner_error_data
 from pytest_ghxbench.run.run_dir import start_run_dir
 from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
 from pytest_ghxbench.run.verdict import finish_session
@@ -59,7 +71,8 @@ def activate(config: pytest.Config, settings: Settings) -> None:
         # `pytest --ghx-mode=...` without paths runs the benchmark, not the project's tests.
         config.args = [str(settings.scenario_root)]
     retry_policy(config)  # a bad retry setting is a usage error before anything runs
-    config.pluginmanager.register(BenchmarkHooks(), "ghxbench-benchmark")
+    budget = Budget.of(settings)
+    config.pluginmanager.register(BenchmarkHooks(config, budget), "ghxbench-benchmark")
     if config.pluginmanager.hasplugin("timeout"):
         config.pluginmanager.register(BackstopTimer(ScenarioItem), "ghxbench-backstop")
     if not _is_worker(config) and not config.option.collectonly:
@@ -85,6 +98,11 @@ def _too_few_reps(session: GhxSession) -> list[str]:
     ]
 
 
+def _spend_dir(config: pytest.Config) -> Path:
+    """Where xdist workers share what they spent (module run.budget)."""
+    return config.stash[SESSION_KEY].run_dir.path / SPEND_DIR
+
+
 def _backend_description(backend: Any) -> list[str]:
     describe = getattr(backend, "describe", None) if backend is not None else None
     return [f"ghxbench: backend {describe()}"] if callable(describe) else []
@@ -92,6 +110,11 @@ def _backend_description(backend: Any) -> list[str]:
 
 class BenchmarkHooks:
     """Hooks of every process of a benchmark session (the controller and xdist workers)."""
+
+    def __init__(self, config: pytest.Config, budget: Budget | None) -> None:
+        self.config = config
+        self.budget = budget
+        self._ledger: SpendLedger | None = None
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         session = config.stash.get(SESSION_KEY, None)
@@ -163,12 +186,51 @@ class BenchmarkHooks:
         # the run (Hypothesis checks registered PRNGs with it and warns falsely).
         gc.unfreeze()
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        """No new item once the run has spent its budget (a retry of a started item goes on)."""
+        if self.budget is None or not isinstance(item, ScenarioItem):
+            return
+        if int(getattr(item, "execution_count", 1) or 1) > 1:
+            return
+        recorder = self.config.stash.get(RECORDER_KEY, None)
+        # One process records every row itself before the next setup; an xdist worker reads
+        # what every worker has written (module run.budget).
+        spend = recorder.spend if recorder is not None else read_spend(_spend_dir(self.config))
+        reason = self.budget.spent(spend)
+        if reason is not None:
+            item.stash[BUDGET_SKIP_KEY] = reason
+            pytest.skip(reason)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """xdist worker: the spend of each row it produced, for the other workers to see."""
+        if self.budget is None or not _is_worker(self.config):
+            return
+        payload: str | None = getattr(report, ROW_ATTR, None)
+        if payload is None or str(report.outcome) == "rerun":
+            return
+        if self._ledger is None:
+            worker = self.config.workerinput["workerid"]  # type: ignore[attr-defined]
+            self._ledger = SpendLedger(_spend_dir(self.config), f"{worker}-{os.getpid()}")
+        self._ledger.add(Spend.of_row_json(payload))
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
-        if not isinstance(item, ScenarioItem) or report.when != "call" or report.skipped:
+        if not isinstance(item, ScenarioItem):
+            return report
+        if report.when == "setup" and report.skipped:
+            reason = item.stash.get(BUDGET_SKIP_KEY, None)
+            if reason is not None:
+                setattr(report, BUDGET_ATTR, reason)
+                # shown (-rs, junitxml) at the scenario's file, not at the hook that skipped it
+                # (no line: the terminal leaves it out; pytest types the line as int)
+                where = (str(item.path), None, f"Skipped: {reason}")
+                report.longrepr = where  # type: ignore[assignment]
+            return report
+        if report.when != "call" or report.skipped:
             return report
         if item.outcome is not None:
             row = item.outcome.row
@@ -212,6 +274,14 @@ class _Controller:
         item = self.config.stash.get(ITEMS_KEY, {}).get(report.nodeid)
         self.recorder.on_report(report, item)
 
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.recorder.expected_items = sum(isinstance(i, ScenarioItem) for i in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """xdist controller: it collects nothing itself; every worker collects the same items."""
+        self.recorder.expected_items = sum(parse_item_name(i) is not None for i in ids)
+
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             # a broken scenario file must not be hidden by a passing gate
@@ -222,6 +292,7 @@ class _Controller:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         ghx = self.config.stash[SESSION_KEY]
         self.recorder.close()
+        remove_ledgers(_spend_dir(self.config))
         verdict = finish_session(self.config, ghx, self.recorder, int(session.exitstatus))
         self.config.stash[VERDICT_KEY] = verdict
         session.exitstatus = verdict.exit_status
@@ -262,6 +333,10 @@ class _Controller:
                 tr.write_line(line)
             for failure in comparison["failed"]:
                 tr.write_line(f"FAIL {failure}", red=True)
+        budget = verdict.summary["run"].get("budget")
+        if budget:
+            tr.write_line("")
+            tr.write_line(budget_line(budget), yellow=bool(budget["skipped_items"]))
         for problem in verdict.problems:
             tr.write_line(problem)
         tr.write_line("")
@@ -275,3 +350,18 @@ class _Controller:
             green=verdict.exit_status == 0,
             red=verdict.exit_status != 0,
         )
+
+
+def budget_line(budget: dict[str, Any]) -> str:
+    """``budget: $0.03 of $0.025, 1,200 of 5,000 active tokens spent; 5 item(s) not
+    started``."""
+    spent = []
+    if budget.get("usd") is not None:
+        spent.append(f"{format_usd(budget['spent_usd'])} of {format_usd(budget['usd'])}")
+    if budget.get("tokens") is not None:
+        spent.append(f"{budget['spent_tokens']:,} of {budget['tokens']:,} active tokens")
+    skipped = budget.get("skipped_items", 0)
+    tail = f"; {skipped} item(s) not started" if skipped else "; not exhausted"
+    if budget.get("exhausted") and not skipped:
+        tail = "; reached by the last item"
+    return f"budget: {', '.join(spent)} spent{tail}"

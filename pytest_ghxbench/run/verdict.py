@@ -15,6 +15,7 @@ from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.report.jsonl import read_rows
 from pytest_ghxbench.report.markdown import render_markdown
 from pytest_ghxbench.report.terminal import verdict_line
+from pytest_ghxbench.run.budget import Budget
 from pytest_ghxbench.run.compare_runs import compare_with_base
 from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.session import GhxSession
@@ -55,25 +56,41 @@ def compute_exit_status(
     strict: bool,
     failed_items: int,
     other_failures: int,
+    incomplete: str = "",
 ) -> tuple[int, str]:
     """The session's exit status and a short note on why (the verdict line adds the gate's own
-    outcome and reason)."""
+    outcome and reason). ``incomplete`` (see :func:`incomplete_note`) makes any ordinary
+    outcome a failure: a run that did not run all its items is never a pass."""
     if current not in _ORDINARY:
         return current, f"pytest ended with exit status {current} before the gate could decide"
     if gate.get("evaluated"):
         if not gate.get("passed"):
-            return 1, ""
+            return 1, incomplete
         if strict and failed_items:
-            return 1, f"--ghx-strict and {failed_items} item(s) failed"
+            return 1, _notes(incomplete, f"--ghx-strict and {failed_items} item(s) failed")
         if other_failures:
-            return (
-                1,
+            return 1, _notes(
+                incomplete,
                 f"{other_failures} failure(s) outside the benchmark (tests, collection, hooks)",
             )
-        return 0, f"{failed_items} item failure(s) within tolerance" if failed_items else ""
+        tolerated = f"{failed_items} item failure(s) within tolerance" if failed_items else ""
+        return (1 if incomplete else 0), _notes(incomplete, tolerated)
     if required:
-        return 1, "gate required"
+        return 1, _notes(incomplete, "gate required")
+    if incomplete:
+        return 1, incomplete
     return current, "advisory: pytest's own status applies"
+
+
+def incomplete_note(*, ran: int, total: int, budget_skipped: int) -> str:
+    """Why a run is incomplete ("" when it is not): items left unstarted for the budget."""
+    if not budget_skipped:
+        return ""
+    return f"incomplete: {ran} of {total} items ran (budget exhausted)"
+
+
+def _notes(*notes: str) -> str:
+    return "; ".join(note for note in notes if note)
 
 
 def finish_session(
@@ -107,6 +124,9 @@ def finish_session(
         run_info=run_info,
     )
     _add_tool_surface(session, summary)
+    budget = Budget.of(settings)
+    if budget is not None:
+        summary["run"]["budget"] = budget.block(recorder.spend, len(recorder.budget_skipped))
     try:
         config.hook.pytest_ghxbench_summary(summary=summary, config=config)
     except Exception as exc:
@@ -114,6 +134,7 @@ def finish_session(
     comparison = compare_with_base(session, list(recorder.rows.values()), problems)
     if comparison is not None:
         summary["comparison"] = comparison.model_dump(mode="json")
+    ran, budget_skipped = len(recorder.rows), len(recorder.budget_skipped)
     status, why = compute_exit_status(
         summary["gate"],
         current=current_status,
@@ -121,6 +142,11 @@ def finish_session(
         strict=settings.strict,
         failed_items=len(recorder.failed_items),
         other_failures=recorder.other_failures + len(recorder.hook_errors),
+        incomplete=incomplete_note(
+            ran=ran,
+            total=max(recorder.expected_items or 0, ran + budget_skipped),
+            budget_skipped=budget_skipped,
+        ),
     )
     if comparison is not None and comparison.failed:
         broken = f"{len(comparison.failed)} --ghx-compare-fail rule(s) broken"

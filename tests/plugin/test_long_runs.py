@@ -1,4 +1,4 @@
-"""Long runs: budgets stop new items, a live status line, the benchmark in junitxml."""
+"""Long runs: budgets stop new items, the benchmark in junitxml."""
 
 from __future__ import annotations
 
@@ -8,10 +8,125 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugin.support import atomic, setup_project, summary
+from pytest_ghxbench.options import Settings
+from tests.plugin.support import atomic, read_rows, setup_project, summary
 
 SCENARIOS = [atomic(f"repo-view-00{i}") for i in range(1, 5)]
 FIXED = {"*": {"*": {"cost": 0.01, "tokens": {"input": 1000, "output": 100, "cache_read": 5000}}}}
+
+needs_budget_options = pytest.mark.skipif(
+    "budget_usd" not in getattr(Settings, "__dataclass_fields__", {}),
+    reason="--ghx-budget-usd/--ghx-budget-tokens are not declared (option_specs.py, options.py)",
+)
+
+
+def _skip_reasons(result: pytest.RunResult) -> list[str]:
+    return [line for line in result.outlines if line.startswith("SKIPPED")]
+
+
+@needs_budget_options
+def test_a_usd_budget_stops_new_items_exactly_in_one_process(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, SCENARIOS, behaviour=FIXED)
+    result = pytester.runpytest("--ghx-mode=ghx", "--reps=2", "--ghx-budget-usd=0.025", "-rs")
+    # 0.01 + 0.01 < 0.025: a third item starts; 0.03 >= 0.025: nothing after it
+    result.assert_outcomes(passed=3, skipped=5)
+    assert len(read_rows(pytester)) == 3
+    assert result.ret == 1
+    reason = "ghxbench budget: $0.03 of --ghx-budget-usd=0.025 spent before this item"
+    assert _skip_reasons(result) == [
+        f"SKIPPED [1] scenarios/repo-view-002.json: {reason}",
+        f"SKIPPED [2] scenarios/repo-view-003.json: {reason}",
+        f"SKIPPED [2] scenarios/repo-view-004.json: {reason}",
+    ]
+    result.stdout.fnmatch_lines(
+        [
+            "budget: $0.03 of $0.025 spent; 5 item(s) not started",
+            "*verdict*-> exit 1 (incomplete: 3 of 8 items ran (budget exhausted))",
+        ]
+    )
+    run = summary(pytester)["run"]
+    assert run["budget"] == {
+        "usd": 0.025,
+        "tokens": None,
+        "spent_usd": 0.03,
+        "spent_tokens": 3 * 1100,  # active: cache reads do not count
+        "exhausted": True,
+        "skipped_items": 5,
+    }
+    assert run["exit_status"] == 1 and "incomplete: 3 of 8 items ran" in run["verdict"]
+    assert not (Path(run["run_dir"]) / ".spend").exists()
+
+
+@needs_budget_options
+def test_a_token_budget_counts_active_tokens(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, SCENARIOS, behaviour=FIXED)
+    result = pytester.runpytest("--ghx-mode=ghx", "--ghx-budget-tokens=2000", "-rs")
+    result.assert_outcomes(passed=2, skipped=2)  # 1,100 then 2,200 active tokens
+    assert result.ret == 1
+    assert _skip_reasons(result)[0].endswith(
+        "ghxbench budget: 2,200 active tokens of --ghx-budget-tokens=2000 spent before this item"
+    )
+    budget = summary(pytester)["run"]["budget"]
+    assert budget["spent_tokens"] == 2200 and budget["usd"] is None and budget["tokens"] == 2000
+
+
+@needs_budget_options
+def test_a_budget_never_reached_changes_nothing(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, SCENARIOS, behaviour=FIXED)
+    result = pytester.runpytest(
+        "--ghx-mode=ghx", "--ghx-budget-usd=10", "--ghx-budget-tokens=1000000"
+    )
+    result.assert_outcomes(passed=4)
+    assert result.ret == 0
+    assert "incomplete" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["budget: $0.04 of $10.00, 4,400 of 1,000,000 active tokens*"])
+    budget = summary(pytester)["run"]["budget"]
+    assert budget["exhausted"] is False and budget["skipped_items"] == 0
+
+
+def test_without_a_budget_the_summary_has_no_budget_block(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, SCENARIOS[:1], behaviour=FIXED)
+    assert pytester.runpytest("--ghx-mode=ghx").ret == 0
+    assert "budget" not in summary(pytester)["run"]
+
+
+@needs_budget_options
+def test_a_budget_under_xdist_starts_at_most_one_item_per_worker_more(
+    pytester: pytest.Pytester,
+) -> None:
+    pytest.importorskip("xdist")
+    behaviour = {"*": {"*": {**FIXED["*"]["*"], "sleep": 0.2}}}
+    setup_project(pytester, SCENARIOS, behaviour=behaviour)
+    result = pytester.runpytest(
+        "--ghx-mode=ghx",
+        "--reps=3",
+        "--ghx-budget-usd=0.035",
+        "-p",
+        "xdist",
+        "-n",
+        "2",
+        "--junitxml=out.xml",
+    )
+    ran = len(read_rows(pytester))
+    # the 4th row reaches the budget; the other worker may be running one more item then
+    assert 4 <= ran <= 5, result.stdout.str()
+    result.assert_outcomes(passed=ran, skipped=12 - ran)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([f"*(incomplete: {ran} of 12 items ran (budget exhausted))"])
+    budget = summary(pytester)["run"]["budget"]
+    assert budget["skipped_items"] == 12 - ran and budget["exhausted"]
+    assert budget["spent_usd"] == pytest.approx(0.01 * ran)
+
+    cases = _testcases(pytester.path / "out.xml")
+    gate = cases.pop("ghxbench.gate")
+    failure = gate.find("failure")
+    assert failure is not None and "budget exhausted" in failure.get("message", "")
+    skipped = [c for c in cases.values() if c.find("skipped") is not None]
+    assert len(skipped) == 12 - ran
+    assert "ghxbench budget: $0.04 of --ghx-budget-usd=0.035" in skipped[0][0].get("message", "")
+    ran_cases = [c for c in cases.values() if c.find("skipped") is None]
+    assert len(ran_cases) == ran
+    assert all(_properties(c)["cost"] == "0.01" for c in ran_cases)  # from the workers
 
 
 def _testcases(path: Path) -> dict[str, ET.Element]:
