@@ -38,6 +38,7 @@ from pytest_ghxbench.run.keys import (
     register_marker,
 )
 from pytest_ghxbench.run.markers import check_mark_expression
+from pytest_ghxbench.run.progress import Progress
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
 from pytest_ghxbench.run.retry import retry_policy
 from pytest_ghxbench.run.rows import finish_row, parse_item_name, runner_error_data
@@ -80,7 +81,9 @@ def activate(config: pytest.Config, settings: Settings) -> None:
         start_run_dir(config, session)
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
+        progress = Progress(config, recorder, budget)
         config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
+        config.pluginmanager.register(_ProgressHooks(progress), "ghxbench-progress")
 
 
 def _too_few_reps(session: GhxSession) -> list[str]:
@@ -365,3 +368,34 @@ def budget_line(budget: dict[str, Any]) -> str:
     if budget.get("exhausted") and not skipped:
         tail = "; reached by the last item"
     return f"budget: {', '.join(spent)} spent{tail}"
+
+
+class _ProgressHooks:
+    """The live status line (module run.progress): after the terminal reporter has written."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.progress.start()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.progress.workers.add(str(node.gateway.id))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
+        self.progress.redraw()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.progress.on_report(report):
+            self.progress.show()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.progress.stop()
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.progress.stop()

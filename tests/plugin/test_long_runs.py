@@ -1,8 +1,12 @@
-"""Long runs: budgets stop new items, the benchmark in junitxml."""
+"""Long runs: budgets stop new items, a live status line, the benchmark in junitxml."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -193,3 +197,93 @@ def test_junitxml_of_a_passing_gate_has_a_passing_gate_testcase(pytester: pytest
     assert list(gate.iter("failure")) == [] and list(gate.iter("error")) == []
     assert "NOT EVALUATED" in _properties(gate)["verdict"]
     assert _properties(gate)["exit_status"] == "0"
+
+
+def test_progress_lines_every_tenth_without_a_terminal(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, SCENARIOS, behaviour=FIXED)
+    result = pytester.runpytest("--ghx-mode=ghx", "--reps=5")
+    lines = [line for line in result.outlines if line.startswith("ghxbench progress:")]
+    assert [line.split(" items")[0] for line in lines] == [
+        f"ghxbench progress: {n}/20" for n in range(2, 21, 2)
+    ]
+    assert lines[0].startswith("ghxbench progress: 2/20 items | 2,200 active tokens | $0.02 | ETA")
+    assert "ETA" not in lines[-1] and lines[-1].endswith("22,000 active tokens | $0.20")
+    # the dots go on around the lines (a row of dots breaks where a line is written)
+    rows = [
+        re.fullmatch(r"(scenarios/\S+ )?(\.+) *(\[ *\d+%\])?", line) for line in result.outlines
+    ]
+    assert sum(len(row[2]) for row in rows if row) == 20
+
+    quiet = pytester.runpytest("--ghx-mode=ghx", "--reps=5", "-qq")
+    assert "ghxbench progress" not in quiet.stdout.str()
+    verbose = pytester.runpytest("--ghx-mode=ghx", "--reps=5", "-v")
+    assert sum(line.startswith("ghxbench progress:") for line in verbose.outlines) == 10
+    assert sum(" PASSED " in line for line in verbose.outlines) == 20
+
+
+def _render(raw: str) -> list[str]:
+    """What a terminal shows for ``raw``: lines after carriage returns, cursor-left and
+    erase-to-end-of-line; colours dropped."""
+    lines: list[str] = [""]
+    col = 0
+    for token in re.findall(r"\x1b\[[0-9;]*[A-Za-z]|\x1b\][^\x1b]*\x1b\\|\r\n|.", raw, re.S):
+        line = lines[-1]
+        if token in ("\n", "\r\n"):
+            lines.append("")
+            col = 0
+        elif token == "\r":
+            col = 0
+        elif token.startswith("\x1b[") and token.endswith("D"):
+            col = max(0, col - int(token[2:-1] or 1))
+        elif token == "\x1b[K":
+            lines[-1] = line[:col]
+        elif token.startswith("\x1b"):
+            continue
+        else:
+            lines[-1] = line[:col].ljust(col) + token + line[col + 1 :]
+            col += 1
+    return lines
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_the_live_status_line_in_a_terminal_leaves_the_output_as_it_was(
+    pytester: pytest.Pytester,
+) -> None:
+    import pty
+
+    setup_project(pytester, SCENARIOS[:2], behaviour=FIXED)
+    main, secondary = pty.openpty()
+    env = {**os.environ, "COLUMNS": "120", "LINES": "40", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "--ghx-mode=ghx", "--reps=3", "-p", "no:cacheprovider"],
+        cwd=pytester.path,
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env=env,
+    )
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the other end is closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main)
+    assert process.wait(timeout=60) == 0
+    raw = b"".join(chunks).decode()
+    assert re.search(r" ghxbench [1-6]/6 items \| [\d,]+ tok \| \$0\.0\d", raw), raw
+    assert "\x1b[K" in raw
+    shown = _render(raw)
+    assert not any(" tok |" in line for line in shown), shown  # always erased
+    dots = [line for line in shown if line.startswith("scenarios/")]
+    assert [line.split(" [")[0].rstrip() for line in dots] == [
+        "scenarios/repo-view-001.json ...",
+        "scenarios/repo-view-002.json ...",
+    ]
+    assert dots[-1].endswith("[100%]")
+    assert any(line.startswith("ghxbench verdict:") for line in shown)
