@@ -147,6 +147,20 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="METRIC:PCT[,...]",
     ),
     OptionSpec(
+        "--ghx-budget-usd",
+        "budget_usd",
+        "Stop starting items once the run's cost reaches this many USD; the rest are skipped "
+        "and the run is incomplete.",
+        metavar="USD",
+    ),
+    OptionSpec(
+        "--ghx-budget-tokens",
+        "budget_tokens",
+        "Stop starting items once the run's active tokens reach this count; the rest are "
+        "skipped and the run is incomplete.",
+        metavar="N",
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",

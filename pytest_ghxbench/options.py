@@ -5,6 +5,7 @@ Precedence: command line > ``[tool.pytest.ini_options]`` > ``[tool.ghxbench]`` >
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ class Settings:
     and the rootdir has no ``scenarios/`` directory."""
     compare: str | None = None
     compare_fail: tuple[str, ...] = ()
+    budget_usd: float | None = None
+    budget_tokens: int | None = None
 
     @property
     def enabled(self) -> bool:
@@ -220,6 +223,8 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         shipped_suite=shipped,
         compare=str(value("compare")) if value("compare") else None,
         compare_fail=_compare_rules(value("compare_fail"), value("compare")),
+        budget_usd=_budget(value("budget_usd"), "--ghx-budget-usd", float),
+        budget_tokens=_budget(value("budget_tokens"), "--ghx-budget-tokens", int),
     )
 
 
@@ -238,6 +243,19 @@ def _compare_rules(raw: Any, compare: Any) -> tuple[str, ...]:
         except ValueError as exc:
             raise pytest.UsageError(f"ghxbench: --ghx-compare-fail: {exc}") from None
     return rules
+
+
+def _budget(raw: Any, flag: str, kind: type[float] | type[int]) -> Any:
+    if raw is None:
+        return None
+    try:
+        number = kind(raw)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not math.isfinite(number) or number <= 0:
+        what = "a whole number" if kind is int else "a number"
+        raise pytest.UsageError(f"ghxbench: {flag} must be {what} > 0, got {raw!r}")
+    return number
 
 
 def _absolute(
