@@ -14,7 +14,6 @@ template is compiled, matplotlib's fonts are loaded), further renders, each phas
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -29,31 +28,17 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-
-
 def read_run(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[Any], int]:
-    """Summary, rows and transcript records of the newest run in ``results`` (the run
-    directory layout ``runs/<id>/`` or the flat one), and the transcripts' size in bytes."""
-    found = [results / "summary.json", *results.glob("runs/run_*/summary.json")]
-    summary_path = max((p for p in found if p.exists()), key=lambda p: p.stat().st_mtime)
-    summary = json.loads(summary_path.read_text("utf-8"))
-    run_id = summary["run"]["run_id"]
-    run_dir = summary_path.parent
-    if (run_dir / "rows.jsonl").exists():
-        rows, transcript_dir = run_dir / "rows.jsonl", run_dir / "transcripts"
-    else:
-        rows, transcript_dir = (
-            results / "rows" / f"{run_id}.jsonl",
-            results / "transcripts" / run_id,
-        )
-    transcripts: list[Any] = []
-    size = 0
-    for path in sorted(transcript_dir.glob("*.jsonl")):
-        size += path.stat().st_size
-        transcripts += _jsonl(path)
-    return summary, _jsonl(rows), transcripts, size
+    """Summary, rows and transcript records of the latest run in ``results``, and the
+    transcripts' size in bytes."""
+    from pytest_ghxbench.runlog.reading import read_items, read_transcripts
+    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+
+    run = resolve_run(results, LATEST)
+    summary = run.read_summary()
+    assert summary is not None, f"{run.path} has no summary.json"
+    size = sum(path.stat().st_size for path in run.transcript_files())
+    return summary.to_json_dict(), read_items(run), read_transcripts(run), size
 
 
 def make_run(directory: Path, reps: int) -> Path:

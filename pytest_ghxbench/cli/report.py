@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pytest_ghxbench.report.jsonl import RunFields
     from pytest_ghxbench.runlog.store import RunDir
 
-__all__ = ["UsageError", "add_report_arguments", "run_report"]
+__all__ = ["UsageError", "add_report_arguments", "add_results_argument", "run_report"]
 
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
@@ -39,13 +39,7 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--latest", action="store_true", help="report the latest finished run (under --results)"
     )
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=Path(".ghxbench"),
-        metavar="DIR",
-        help="where run ids and --latest are looked up (--ghx-results; default: .ghxbench)",
-    )
+    add_results_argument(parser)
     parser.add_argument(
         "--gate", action="store_true", help="exit 1 when the gate fails or cannot be evaluated"
     )
@@ -95,6 +89,17 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resamples", type=int, default=10_000, help="bootstrap resamples (default: 10000)"
+    )
+
+
+def add_results_argument(parser: argparse.ArgumentParser) -> None:
+    """``--results DIR``: where run ids and ``latest`` are looked up."""
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=Path(".ghxbench"),
+        metavar="DIR",
+        help="the results directory the runs are in (--ghx-results; default: .ghxbench)",
     )
 
 

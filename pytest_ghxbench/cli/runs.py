@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pytest_ghxbench.cli.report import EXIT_GATE_FAILED, EXIT_OK, EXIT_USAGE, UsageError
+from pytest_ghxbench.cli.report import (
+    EXIT_GATE_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    add_results_argument,
+)
 from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
 
 if TYPE_CHECKING:
@@ -20,23 +26,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_compare_arguments",
-    "add_results_argument",
     "add_view_arguments",
     "compare_run_dirs",
     "read_run_table",
     "run_compare",
     "run_view",
 ]
-
-
-def add_results_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=Path(".ghxbench"),
-        metavar="DIR",
-        help="the results directory the runs are in (--ghx-results; default: .ghxbench)",
-    )
 
 
 def add_view_arguments(parser: argparse.ArgumentParser) -> None:

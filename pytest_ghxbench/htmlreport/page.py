@@ -5,8 +5,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -33,6 +31,7 @@ from pytest_ghxbench.htmlreport.tables import (
     scenario_table,
     verdict,
 )
+from pytest_ghxbench.runlog.store import write_text_atomic
 
 __all__ = ["render_report", "write_report"]
 
@@ -150,27 +149,10 @@ def write_report(
     comparison: Mapping[str, Any] | None = None,
     title: str | None = None,
 ) -> Path:
-    """Render the page and write it to ``path`` atomically (a temporary file in the same
-    directory, then :func:`os.replace`), so a reader never sees a half-written report."""
+    """Render the page and write it to ``path`` atomically (see
+    :func:`~pytest_ghxbench.runlog.store.write_text_atomic`), so a reader never sees a
+    half-written report."""
     html = render_report(summary, items, transcripts, comparison=comparison, title=title)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w",
-            encoding="utf-8",
-            dir=path.parent,
-            prefix=f".{path.name}.",
-            suffix=".tmp",
-            delete=False,
-        ) as handle:
-            temporary = handle.name
-            handle.write(html)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, html)
     return path

@@ -22,9 +22,7 @@ Where the spend is known when an item is about to start:
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ import pytest
 from pytest_ghxbench.api import Tokens
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.options import Settings
+from pytest_ghxbench.runlog.store import write_text_atomic
 
 SPEND_DIR = ".spend"
 REASON_PREFIX = "ghxbench budget: "
@@ -110,19 +109,6 @@ class Budget:
         }
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Readers see the old file or the new one, never a part (no fsync: nothing survives the
-    run that needs it)."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 class SpendLedger:
     """One xdist worker's spend, in a file of its own that the other workers read."""
 
@@ -132,8 +118,11 @@ class SpendLedger:
 
     def add(self, spend: Spend) -> None:
         self.total += spend
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(self.path, json.dumps({"usd": self.total.usd, "tokens": self.total.tokens}))
+        write_text_atomic(
+            self.path,
+            json.dumps({"usd": self.total.usd, "tokens": self.total.tokens}),
+            durable=False,
+        )
 
 
 def read_spend(directory: Path) -> Spend:

@@ -327,14 +327,13 @@ class _Controller:
                 tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
         for error in recorder.hook_errors:
             tr.write_line(f"hook error: {error}", red=True)
-        comparison = verdict.summary.get("comparison")
-        if comparison:
-            from pytest_ghxbench.compare import Comparison, format_comparison
+        if verdict.comparison is not None:
+            from pytest_ghxbench.compare import format_comparison
 
             tr.write_line("")
-            for line in format_comparison(Comparison.model_validate(comparison), only_changes=True):
+            for line in format_comparison(verdict.comparison, only_changes=True):
                 tr.write_line(line)
-            for failure in comparison["failed"]:
+            for failure in verdict.comparison.failed:
                 tr.write_line(f"FAIL {failure}", red=True)
         budget = verdict.summary["run"].get("budget")
         if budget:

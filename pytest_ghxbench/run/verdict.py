@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.compare import Comparison
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.report.jsonl import read_rows
@@ -33,6 +34,8 @@ class SessionVerdict:
     problems: list[str]
     """Things the session could not do that the verdict does not depend on (shown as notes)."""
     report: Path | None = None
+    comparison: Comparison | None = None
+    """The ``--ghx-compare`` result (``summary["comparison"]`` is its JSON)."""
 
 
 def _baseline_rows(session: GhxSession, own: Path) -> tuple[list[Row], list[str]]:
@@ -158,7 +161,12 @@ def finish_session(
     _write_outputs(session, summary)
     report = _write_report(session, problems)
     return SessionVerdict(
-        summary=summary, exit_status=status, why=why, problems=problems, report=report
+        summary=summary,
+        exit_status=status,
+        why=why,
+        problems=problems,
+        report=report,
+        comparison=comparison,
     )
 
 

@@ -17,10 +17,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -184,29 +183,21 @@ def point_latest(results_dir: Path, run: RunDir) -> None:
     os.replace(temporary, pointer)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str, *, durable: bool = True) -> None:
     """Write ``path`` so that it holds either its old content or all of ``text``, never a part:
-    a temporary file in the same directory, flushed to disk, then renamed over it."""
+    a temporary file in the same directory, then renamed over it. ``durable`` flushes it to
+    disk first (what outlives the run); a file only other processes of the run read can skip
+    that."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide the file from the user's tools
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def iter_json_lines(path: Path) -> Iterator[tuple[int, Any]]:
-    """``(line number, decoded JSON or the ValueError)`` for every non-blank line of ``path``."""
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if raw.strip():
-                try:
-                    yield number, json.loads(raw)
-                except ValueError as exc:
-                    yield number, exc

@@ -8,7 +8,6 @@ scenario set in all three modes (three repetitions), and a run whose adapter bre
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import subprocess
 import sys
@@ -63,30 +62,15 @@ class RunFiles:
     transcripts: list[dict[str, Any]]
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-
-
 def read_run(results: Path) -> RunFiles:
-    """The newest run under a results directory, in either layout: the run directory
-    (``runs/<run_id>/`` with ``summary.json``, ``rows.jsonl`` and ``transcripts/``) or the flat
-    one (``summary.json``, ``rows/<run_id>.jsonl``, ``transcripts/<run_id>/``)."""
-    found = [results / "summary.json", *results.glob("runs/run_*/summary.json")]
-    summary_path = max((p for p in found if p.exists()), key=lambda p: p.stat().st_mtime)
-    summary = json.loads(summary_path.read_text("utf-8"))
-    run_id = summary["run"]["run_id"]
-    run_dir = summary_path.parent
-    if (run_dir / "rows.jsonl").exists():
-        rows, transcript_dir = run_dir / "rows.jsonl", run_dir / "transcripts"
-    else:
-        rows, transcript_dir = (
-            results / "rows" / f"{run_id}.jsonl",
-            results / "transcripts" / run_id,
-        )
-    transcripts: list[dict[str, Any]] = []
-    for path in sorted(transcript_dir.glob("*.jsonl")):
-        transcripts += _jsonl(path)
-    return RunFiles(results, summary, _jsonl(rows), transcripts)
+    """The latest run under a results directory (``runs/latest``)."""
+    from pytest_ghxbench.runlog.reading import read_items, read_transcripts
+    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+
+    run = resolve_run(results, LATEST)
+    summary = run.read_summary()
+    assert summary is not None, f"{run.path} has no summary.json"
+    return RunFiles(results, summary.to_json_dict(), read_items(run), read_transcripts(run))
 
 
 class PluginRun:

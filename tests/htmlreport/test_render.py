@@ -419,7 +419,7 @@ def test_write_report_replaces_the_file_atomically(
     def fail(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("pytest_ghxbench.htmlreport.page.os.replace", fail)
+    monkeypatch.setattr("pytest_ghxbench.runlog.store.os.replace", fail)
     with pytest.raises(OSError, match="disk full"):
         write_report(target, {}, [], [])
     assert [path.name for path in target.parent.iterdir()] == ["report.html"]
