@@ -32,6 +32,7 @@ _DISTRIBUTION_COLUMNS: tuple[tuple[str, str, str], ...] = (
 _SCENARIO_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("runs", "runs", "int"),
     ("success_rate", "success", "percent"),
+    ("pass_hat_k", "pass^k", "percent"),
     ("output_validity_rate", "valid", "percent"),
     ("median_latency_ms", "median latency ms", "ms"),
     ("median_tokens_active", "median active tokens", "tokens"),
@@ -113,7 +114,10 @@ def _run_section(summary: Mapping[str, Any]) -> list[str]:
                 shown_parts.append(f"and {len(value) - _RUN_LIST_ITEMS_SHOWN} more")
             value = ", ".join(shown_parts)
         elif isinstance(value, Mapping):
-            continue
+            # budget, completeness: small blocks of scalars, shown inline
+            value = ", ".join(
+                f"{name}={part}" for name, part in value.items() if not isinstance(part, Mapping)
+            )
         shown = f"`{value}`" if value not in (None, "") else MISSING
         lines.append(f"- **{key}**: {shown}")
     return lines

@@ -18,6 +18,7 @@ __all__ = [
     "format_number",
     "mode_columns",
     "mode_table",
+    "scenario_reliability",
     "verdict_line",
 ]
 
@@ -140,6 +141,46 @@ def mode_table(summary: Mapping[str, Any]) -> list[str]:
         for mode, metrics in modes.items()
     ]
     return _align([header, *body])
+
+
+def scenario_reliability(summary: Mapping[str, Any], limit: int = 10) -> list[str]:
+    """pass^k per scenario x mode, where it is below 100% (some repetition failed), worst
+    first and at most ``limit`` lines; one line saying so when every one passed all its
+    repetitions. Empty for summaries without per-scenario pass^k."""
+    scenarios = summary.get("scenarios")
+    if not isinstance(scenarios, Mapping):
+        return []
+    groups = [
+        (str(scenario_id), str(mode), metrics)
+        for scenario_id, per_mode in scenarios.items()
+        if isinstance(per_mode, Mapping)
+        for mode, metrics in per_mode.items()
+        if isinstance(metrics, Mapping) and _as_float(metrics.get("pass_hat_k")) is not None
+    ]
+    if not groups:
+        return []
+    below = [group for group in groups if (_as_float(group[2]["pass_hat_k"]) or 0.0) < 100.0]
+    if not below:
+        return [f"pass^k: all {len(groups)} scenario x mode groups passed every repetition"]
+    below.sort(key=lambda group: (_as_float(group[2].get("success_rate")) or 0.0, group[:2]))
+    lines = [
+        f"pass^k: {len(below)} of {len(groups)} scenario x mode groups failed a repetition"
+        + (f" ({limit} with the lowest success shown)" if len(below) > limit else "")
+        + ":"
+    ]
+    body = [["scenario", "mode", "success", "pass^k", "k"]]
+    for scenario_id, mode, metrics in below[:limit]:
+        body.append(
+            [
+                scenario_id,
+                mode,
+                format_number(metrics.get("success_rate"), "percent"),
+                format_number(metrics.get("pass_hat_k"), "percent"),
+                format_number(metrics.get("pass_k"), "int"),
+            ]
+        )
+    lines.extend(f"  {line}" for line in _align(body, left_columns=2))
+    return lines
 
 
 def _checks(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:

@@ -118,3 +118,18 @@ def test_an_empty_summary_still_renders():
     markdown = render_markdown({})
     assert markdown.startswith("## ghxbench: no gate computed")
     assert "No rows." in markdown
+
+
+def test_scenarios_show_pass_hat_k_next_to_the_success_rate(summary):
+    summary["scenarios"]["pr-view-001"]["agent_direct"].update(pass_hat_k=0.0, pass_k=5)
+    markdown = render_markdown(summary)
+    header = _table_row(markdown, "scenario", after="### Scenarios")
+    assert header[2:5] == ["runs", "success", "pass^k"]
+    row = _table_row(markdown, "`pr-view-001`", after="### Scenarios")
+    assert row[2:5] == ["5", "80.0%", "0.0%"]
+
+
+def test_run_blocks_such_as_the_budget_are_listed_inline(summary):
+    summary["run"]["budget"] = {"usd": 0.5, "spent_usd": 0.61, "exhausted": True}
+    markdown = render_markdown(summary)
+    assert "- **budget**: `usd=0.5, spent_usd=0.61, exhausted=True`" in markdown

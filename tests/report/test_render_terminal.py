@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_ghxbench.report.terminal import checks_table, format_number, mode_table, verdict_line
+from pytest_ghxbench.report.terminal import (
+    checks_table,
+    format_number,
+    mode_table,
+    scenario_reliability,
+    verdict_line,
+)
 
 
 @pytest.mark.parametrize(
@@ -145,3 +151,34 @@ def test_mode_table_shows_pass_hat_k_after_the_success_rate_when_the_summary_has
     assert header.split()[:6] == ["mode", "runs", "success", "pass^k", "k", "valid"]
     assert agent_direct.split()[:5] == ["agent_direct", "10", "90.0%", "62.5%", "4"]
     assert ghx.split()[:5] == ["ghx", "10", "100.0%", "100.0%", "4"]
+
+
+def _scenario(success_rate: float, pass_hat_k: float, k: int = 4) -> dict[str, object]:
+    return {"runs": k, "success_rate": success_rate, "pass_hat_k": pass_hat_k, "pass_k": k}
+
+
+def test_scenario_reliability_lists_the_groups_that_failed_a_repetition_worst_first():
+    summary = {
+        "scenarios": {
+            "issue-view": {"ghx": _scenario(100.0, 100.0), "mcp": _scenario(75.0, 0.0)},
+            "pr-diff": {"ghx": _scenario(25.0, 0.0), "mcp": _scenario(100.0, 100.0)},
+        }
+    }
+    lines = scenario_reliability(summary)
+    assert lines[0] == "pass^k: 2 of 4 scenario x mode groups failed a repetition:"
+    assert lines[1].split() == ["scenario", "mode", "success", "pass^k", "k"]
+    assert lines[2].split() == ["pr-diff", "ghx", "25.0%", "0.0%", "4"]
+    assert lines[3].split() == ["issue-view", "mcp", "75.0%", "0.0%", "4"]
+    assert len(lines) == 4
+
+
+def test_scenario_reliability_is_one_line_when_every_repetition_passed_and_caps_long_lists():
+    reliable = {"scenarios": {f"s{i}": {"ghx": _scenario(100.0, 100.0)} for i in range(3)}}
+    assert scenario_reliability(reliable) == [
+        "pass^k: all 3 scenario x mode groups passed every repetition"
+    ]
+    flaky = {"scenarios": {f"s{i:02}": {"ghx": _scenario(50.0, 0.0)} for i in range(30)}}
+    lines = scenario_reliability(flaky, limit=5)
+    assert lines[0].startswith("pass^k: 30 of 30 scenario x mode groups failed a repetition (5 ")
+    assert len(lines) == 2 + 5
+    assert scenario_reliability({"scenarios": {"s": {"ghx": {"runs": 2}}}}) == []
