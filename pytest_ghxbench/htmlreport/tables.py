@@ -67,6 +67,9 @@ def _gate(summary: Mapping[str, Any]) -> Mapping[str, Any]:
     return _mapping(summary.get("gate"))
 
 
+_RUN_BLOCKS = ("completeness", "budget")
+
+
 def run_fields(run: Mapping[str, Any], summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Label/value pairs of the run's identity (run id, adapter, backend, model, profile...)."""
     fields = [(label, fmt_value(run.get(key))) for key, label in RUN_FIELDS]
@@ -76,6 +79,15 @@ def run_fields(run: Mapping[str, Any], summary: Mapping[str, Any]) -> list[tuple
     if baseline or candidate:
         fields.append(("candidate vs baseline", f"{candidate or DASH} vs {baseline or DASH}"))
     fields.append(("generated at", fmt_value(summary.get("generated_at"))))
+    for key in _RUN_BLOCKS:  # budget, completeness: small blocks of scalars, shown inline
+        block = run.get(key)
+        if isinstance(block, Mapping) and block:
+            shown = ", ".join(
+                f"{name}={fmt_value(part)}"
+                for name, part in block.items()
+                if not isinstance(part, (Mapping, list))
+            )
+            fields.append((key, shown))
     return fields
 
 

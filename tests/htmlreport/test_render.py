@@ -108,6 +108,15 @@ def test_header_shows_the_run_and_the_verdict(default_run: RunFiles, default_htm
     assert default_run.summary["generated_at"] in header
 
 
+def test_header_shows_the_budget_and_completeness_blocks(default_run: RunFiles) -> None:
+    summary = copy.deepcopy(default_run.summary)
+    summary["run"]["budget"] = {"usd": 0.5, "spent_usd": 0.61, "exhausted": True}
+    summary["run"]["completeness"] = {"expected_items": 12, "ran_items": 9, "complete": False}
+    header = parse(render_report(summary, default_run.items, default_run.transcripts)).by_id("run")
+    assert "usd=0.5, spent_usd=0.61, exhausted=yes" in header.text
+    assert "expected_items=12, ran_items=9, complete=no" in header.text
+
+
 def test_gate_checks_table(default_run: RunFiles, default_html: str) -> None:
     rows = parse(default_html).by_id("checks").find_all("tr", data_check=True)
     checks = default_run.summary["gate"]["checks"]
