@@ -23,28 +23,25 @@ from pytest_ghxbench.run.budget import (
     Budget,
     Spend,
     SpendLedger,
-    format_usd,
     read_spend,
-    remove_ledgers,
 )
 from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
 from pytest_ghxbench.run.compare_runs import find_base_run
-from pytest_ghxbench.run.junit import attach_row_properties, log_verdict
+from pytest_ghxbench.run.controller import Controller, ProgressHooks
+from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
     RECORDER_KEY,
     SESSION_KEY,
-    VERDICT_KEY,
     register_marker,
 )
 from pytest_ghxbench.run.markers import check_mark_expression
 from pytest_ghxbench.run.progress import Progress
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
 from pytest_ghxbench.run.retry import retry_policy
-from pytest_ghxbench.run.rows import finish_row, parse_item_name, runner_error_data
+from pytest_ghxbench.run.rows import finish_row, runner_error_data
 from pytest_ghxbench.run.run_dir import start_run_dir
 from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
-from pytest_ghxbench.run.verdict import finish_session
 from pytest_ghxbench.scenario.loader import is_scenario_file
 
 HEADER_NOTES = "header_notes"
@@ -82,8 +79,8 @@ def activate(config: pytest.Config, settings: Settings) -> None:
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
         progress = Progress(config, recorder, budget)
-        config.pluginmanager.register(_Controller(config, recorder), "ghxbench-controller")
-        config.pluginmanager.register(_ProgressHooks(progress), "ghxbench-progress")
+        config.pluginmanager.register(Controller(config, recorder), "ghxbench-controller")
+        config.pluginmanager.register(ProgressHooks(progress), "ghxbench-progress")
 
 
 def _too_few_reps(session: GhxSession) -> list[str]:
@@ -263,138 +260,3 @@ class BenchmarkHooks:
         attach_row_properties(item.user_properties, row)
         attach_row_properties(report.user_properties, row)
         return report
-
-
-class _Controller:
-    """Hooks of the process that owns the session (the xdist controller or the single process)."""
-
-    def __init__(self, config: pytest.Config, recorder: RowRecorder) -> None:
-        self.config = config
-        self.recorder = recorder
-
-    @pytest.hookimpl(tryfirst=True)  # a row made here is in the report for junitxml & co.
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        item = self.config.stash.get(ITEMS_KEY, {}).get(report.nodeid)
-        self.recorder.on_report(report, item)
-
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.recorder.expected_items = sum(isinstance(i, ScenarioItem) for i in session.items)
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """xdist controller: it collects nothing itself; every worker collects the same items."""
-        self.recorder.expected_items = sum(parse_item_name(i) is not None for i in ids)
-
-    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if report.failed:
-            # a broken scenario file must not be hidden by a passing gate
-            self.recorder.other_failures += 1
-
-    # Before junitxml's pytest_sessionfinish writes its file: the verdict is a testcase there.
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        ghx = self.config.stash[SESSION_KEY]
-        self.recorder.close()
-        remove_ledgers(_spend_dir(self.config))
-        verdict = finish_session(self.config, ghx, self.recorder, int(session.exitstatus))
-        self.config.stash[VERDICT_KEY] = verdict
-        session.exitstatus = verdict.exit_status
-        log_verdict(self.config, verdict.summary, verdict.exit_status)
-
-    def pytest_terminal_summary(
-        self, terminalreporter: Any, exitstatus: int, config: pytest.Config
-    ) -> None:
-        verdict = config.stash.get(VERDICT_KEY, None)
-        if verdict is None:
-            return
-        from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
-
-        tr = terminalreporter
-        recorder = config.stash[RECORDER_KEY]
-        tr.section("ghxbench")
-        for line in mode_table(verdict.summary):
-            tr.write_line(line)
-        checks = checks_table(verdict.summary)
-        if checks:
-            tr.write_line("")
-            for line in checks:
-                tr.write_line(line)
-        if recorder.failed_items:
-            tr.write_line("")
-            tr.write_line(f"failed items ({len(recorder.failed_items)}):")
-            for nodeid, failures in recorder.failed_items.items():
-                first = failures[0] if failures else "failed"
-                tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
-        for error in recorder.hook_errors:
-            tr.write_line(f"hook error: {error}", red=True)
-        if verdict.comparison is not None:
-            from pytest_ghxbench.compare import format_comparison
-
-            tr.write_line("")
-            for line in format_comparison(verdict.comparison, only_changes=True):
-                tr.write_line(line)
-            for failure in verdict.comparison.failed:
-                tr.write_line(f"FAIL {failure}", red=True)
-        budget = verdict.summary["run"].get("budget")
-        if budget:
-            tr.write_line("")
-            tr.write_line(budget_line(budget), yellow=bool(budget["skipped_items"]))
-        for problem in verdict.problems:
-            tr.write_line(problem)
-        tr.write_line("")
-        run = config.stash[SESSION_KEY].run_dir
-        tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
-        if verdict.report is not None:
-            tr.write_line(f"report: {verdict.report}")
-        tr.write_line(
-            verdict_line(verdict.summary, verdict.exit_status, verdict.why),
-            bold=True,
-            green=verdict.exit_status == 0,
-            red=verdict.exit_status != 0,
-        )
-
-
-def budget_line(budget: dict[str, Any]) -> str:
-    """``budget: $0.03 of $0.025, 1,200 of 5,000 active tokens spent; 5 item(s) not
-    started``."""
-    spent = []
-    if budget.get("usd") is not None:
-        spent.append(f"{format_usd(budget['spent_usd'])} of {format_usd(budget['usd'])}")
-    if budget.get("tokens") is not None:
-        spent.append(f"{budget['spent_tokens']:,} of {budget['tokens']:,} active tokens")
-    skipped = budget.get("skipped_items", 0)
-    tail = f"; {skipped} item(s) not started" if skipped else "; not exhausted"
-    if budget.get("exhausted") and not skipped:
-        tail = "; reached by the last item"
-    return f"budget: {', '.join(spent)} spent{tail}"
-
-
-class _ProgressHooks:
-    """The live status line (module run.progress): after the terminal reporter has written."""
-
-    def __init__(self, progress: Progress) -> None:
-        self.progress = progress
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_sessionstart(self, session: pytest.Session) -> None:
-        self.progress.start()
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        self.progress.workers.add(str(node.gateway.id))
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
-        self.progress.redraw()
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if self.progress.on_report(report):
-            self.progress.show()
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        self.progress.stop()
-
-    def pytest_unconfigure(self, config: pytest.Config) -> None:
-        self.progress.stop()
