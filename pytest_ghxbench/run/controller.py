@@ -18,7 +18,7 @@ from pytest_ghxbench.run.keys import ITEMS_KEY, RECORDER_KEY, SESSION_KEY, VERDI
 from pytest_ghxbench.run.progress import Progress
 from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.rows import parse_item_name
-from pytest_ghxbench.run.verdict import finish_session
+from pytest_ghxbench.run.verdict import SessionVerdict, finish_session
 
 
 class Controller:
@@ -34,12 +34,26 @@ class Controller:
         self.recorder.on_report(report, item)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.recorder.expected_items = sum(isinstance(i, ScenarioItem) for i in session.items)
+        # session.items is the selection: -k, -m, --lf and --deselect have already run
+        ids = [i.nodeid for i in session.items if isinstance(i, ScenarioItem)]
+        self.recorder.expected_ids = ids
+        self.recorder.expected_items = len(ids)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """xdist controller: it collects nothing itself; every worker collects the same items."""
-        self.recorder.expected_items = sum(parse_item_name(i) is not None for i in ids)
+        ids = [i for i in ids if parse_item_name(i) is not None]
+        self.recorder.expected_ids = ids
+        self.recorder.expected_items = len(ids)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        if error is not None:
+            self.recorder.stop.crashed_workers += 1
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        # Ctrl-C, and pytest's own Interrupted (-x under xdist, errors during collection)
+        self.recorder.stop.on_interrupt(str(excinfo.value))
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -50,7 +64,9 @@ class Controller:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         ghx = self.config.stash[SESSION_KEY]
+        self.recorder.settle_crashes()
         self.recorder.close()
+        self.recorder.stop.on_session_end(session.shouldfail, session.shouldstop)
         remove_ledgers(ghx.run_dir.path / SPEND_DIR)
         verdict = finish_session(self.config, ghx, self.recorder, int(session.exitstatus))
         self.config.stash[VERDICT_KEY] = verdict
@@ -63,51 +79,90 @@ class Controller:
         verdict = config.stash.get(VERDICT_KEY, None)
         if verdict is None:
             return
-        from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
-
         tr = terminalreporter
-        recorder = config.stash[RECORDER_KEY]
         tr.section("ghxbench")
-        for line in mode_table(verdict.summary):
-            tr.write_line(line)
-        checks = checks_table(verdict.summary)
-        if checks:
-            tr.write_line("")
-            for line in checks:
-                tr.write_line(line)
-        if recorder.failed_items:
-            tr.write_line("")
-            tr.write_line(f"failed items ({len(recorder.failed_items)}):")
-            for nodeid, failures in recorder.failed_items.items():
-                first = failures[0] if failures else "failed"
-                tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
-        for error in recorder.hook_errors:
-            tr.write_line(f"hook error: {error}", red=True)
-        if verdict.comparison is not None:
-            from pytest_ghxbench.compare import format_comparison
+        # each section writes its own blank line before it, and nothing when it has nothing
+        for section in (_tables, _failed_items, _comparison, _run_notes, _footer):
+            section(tr, verdict, config.stash[RECORDER_KEY], config)
 
-            tr.write_line("")
-            for line in format_comparison(verdict.comparison, only_changes=True):
-                tr.write_line(line)
-            for failure in verdict.comparison.failed:
-                tr.write_line(f"FAIL {failure}", red=True)
-        budget = verdict.summary["run"].get("budget")
-        if budget:
-            tr.write_line("")
-            tr.write_line(budget_line(budget), yellow=bool(budget["skipped_items"]))
-        for problem in verdict.problems:
-            tr.write_line(problem)
+
+def _write_block(tr: Any, lines: list[str], **markup: bool) -> None:
+    if lines:
         tr.write_line("")
-        run = config.stash[SESSION_KEY].run_dir
-        tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
-        if verdict.report is not None:
-            tr.write_line(f"report: {verdict.report}")
+        for line in lines:
+            tr.write_line(line, **markup)
+
+
+def _tables(tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config) -> None:
+    from pytest_ghxbench.report.terminal import checks_table, mode_table
+
+    for line in mode_table(verdict.summary):
+        tr.write_line(line)
+    _write_block(tr, checks_table(verdict.summary))
+
+
+def _failed_items(
+    tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config
+) -> None:
+    if recorder.failed_items:
+        tr.write_line("")
+        tr.write_line(f"failed items ({len(recorder.failed_items)}):")
+        for nodeid, failures in recorder.failed_items.items():
+            first = failures[0] if failures else "failed"
+            tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
+    for error in recorder.hook_errors:
+        tr.write_line(f"hook error: {error}", red=True)
+
+
+def _comparison(
+    tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config
+) -> None:
+    if verdict.comparison is None:
+        return
+    from pytest_ghxbench.compare import format_comparison
+
+    _write_block(tr, format_comparison(verdict.comparison, only_changes=True))
+    for failure in verdict.comparison.failed:
+        tr.write_line(f"FAIL {failure}", red=True)
+
+
+def _run_notes(
+    tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config
+) -> None:
+    """Budget, completeness and the session's own problems."""
+    budget = verdict.summary["run"].get("budget")
+    if budget:
+        tr.write_line("")
+        tr.write_line(budget_line(budget), yellow=bool(budget["skipped_items"]))
+    completeness = verdict.completeness
+    if not completeness.complete:
+        names = completeness.missing_names()
+        shown = [name.rsplit("::", 1)[-1] for name in names]
+        more = len(completeness.missing) - len(names)
+        tail = f": {', '.join(shown)}" + (f" and {more} more" if more and shown else "")
         tr.write_line(
-            verdict_line(verdict.summary, verdict.exit_status, verdict.why),
-            bold=True,
-            green=verdict.exit_status == 0,
-            red=verdict.exit_status != 0,
+            f"{completeness.note()}; {len(completeness.missing)} item(s) without a row"
+            + (tail if shown else ""),
+            yellow=True,
         )
+    for problem in verdict.problems:
+        tr.write_line(problem)
+
+
+def _footer(tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config) -> None:
+    from pytest_ghxbench.report.terminal import verdict_line
+
+    tr.write_line("")
+    run = config.stash[SESSION_KEY].run_dir
+    tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
+    if verdict.report is not None:
+        tr.write_line(f"report: {verdict.report}")
+    tr.write_line(
+        verdict_line(verdict.summary, verdict.exit_status, verdict.why),
+        bold=True,
+        green=verdict.exit_status == 0,
+        red=verdict.exit_status != 0,
+    )
 
 
 def budget_line(budget: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ import pytest
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.jsonl import RowWriter
 from pytest_ghxbench.run.budget import BUDGET_ATTR, Spend
+from pytest_ghxbench.run.completeness import Completeness, StopReasons
 from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.rows import (
     ItemIdentity,
@@ -38,6 +39,15 @@ class RowRecorder:
         """Items that did not start because the run had spent its budget."""
         self.expected_items: int | None = None
         """The benchmark items of the run (selected), once collection has said."""
+        self.expected_ids: list[str] | None = None
+        """Their node ids (the single process's items, or the first xdist worker's)."""
+        self.skipped: set[str] = set()
+        """Items skipped on purpose (a skip mark, ``pytest.skip``): no row, not missing."""
+        self.reruns: dict[str, int] = {}
+        """Reruns each item had, counted from pytest-rerunfailures' ``rerun`` reports."""
+        self.stop = StopReasons()
+        self._crash_reruns: dict[str, pytest.TestReport] = {}
+        """Items whose worker crashed and that were put back for a rerun not yet reported."""
         self._writer: RowWriter | None = None
 
     @property
@@ -64,9 +74,18 @@ class RowRecorder:
     def on_report(self, report: pytest.TestReport, item: pytest.Item | None) -> None:
         payload: str | None = getattr(report, ROW_ATTR, None)
         if str(report.outcome) == "rerun":  # set by pytest-rerunfailures
+            # one per attempt that is retried, a crashed worker's included (when="???")
+            self.reruns[report.nodeid] = self.reruns.get(report.nodeid, 0) + 1
+            if str(report.when) == "???":
+                self._crash_reruns[report.nodeid] = report
             return
+        self._crash_reruns.pop(report.nodeid, None)
         if getattr(report, BUDGET_ATTR, None):
             self.budget_skipped.add(report.nodeid)
+            return
+        if report.skipped and payload is None:
+            if parse_item_name(report.nodeid) is not None:
+                self.skipped.add(report.nodeid)
             return
         if payload is not None:
             outcome = getattr(item, "outcome", None)
@@ -85,7 +104,16 @@ class RowRecorder:
         elif report.failed and parse_item_name(report.nodeid) is None:
             self.other_failures += 1
 
-    def _crashed_worker(self, report: pytest.TestReport) -> None:
+    def settle_crashes(self) -> None:
+        """Rows for items whose worker crashed and whose rerun never ran: xdist stopped
+        replacing crashed workers (``--max-worker-restart``) or the run ended first."""
+        for nodeid, report in list(self._crash_reruns.items()):
+            if nodeid not in self.rows:
+                self.reruns[nodeid] -= 1  # the rerun it was given never happened
+                self._crashed_worker(report, "; its rerun never started")
+        self._crash_reruns.clear()
+
+    def _crashed_worker(self, report: pytest.TestReport, note: str = "") -> None:
         """xdist reports an item whose worker died with when='???' and no row: make one."""
         parsed = parse_item_name(report.nodeid)
         if parsed is None:
@@ -111,14 +139,29 @@ class RowRecorder:
         )
         crash = str(report.longrepr or "").strip().splitlines()
         detail = crash[-1] if crash else "no detail"
-        message = f"worker crashed while running the item (the agent process died): {detail}"
-        row, row_json = finish_row(
-            runner_error_data(identity, message, wall_ms=report.duration * 1000.0),
-            session.redactor,
+        message = (
+            f"worker crashed while running the item (the agent process died): {detail}{note}"
         )
+        data = runner_error_data(
+            identity,
+            message,
+            wall_ms=report.duration * 1000.0,
+            external_retry_count=self.reruns.get(report.nodeid, 0),
+        )
+        row, row_json = finish_row(data, session.redactor)
         self.record(report.nodeid, row, row_json, None)
         self.failed_items[report.nodeid] = [message]
         attach_row_properties(report.user_properties, row)
+
+    def completeness(self) -> Completeness:
+        return Completeness.of(
+            expected=self.expected_ids,
+            expected_count=self.expected_items,
+            rows=self.rows,
+            skipped=self.skipped,
+            budget_skipped=self.budget_skipped,
+            why=self.stop,
+        )
 
     def close(self) -> None:
         if self._writer is not None:

@@ -18,6 +18,7 @@ from pytest_ghxbench.report.markdown import render_markdown
 from pytest_ghxbench.report.terminal import verdict_line
 from pytest_ghxbench.run.budget import Budget
 from pytest_ghxbench.run.compare_runs import compare_with_base
+from pytest_ghxbench.run.completeness import Completeness
 from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.runlog.models import RunSummary
@@ -28,6 +29,7 @@ _ORDINARY = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.N
 
 @dataclass
 class SessionVerdict:
+    completeness: Completeness
     summary: dict[str, Any]
     exit_status: int
     why: str
@@ -59,37 +61,44 @@ def compute_exit_status(
     strict: bool,
     failed_items: int,
     other_failures: int,
-    incomplete: str = "",
+    blockers: str = "",
 ) -> tuple[int, str]:
     """The session's exit status and a short note on why (the verdict line adds the gate's own
-    outcome and reason). ``incomplete`` (see :func:`incomplete_note`) makes any ordinary
-    outcome a failure: a run that did not run all its items is never a pass."""
+    outcome and reason). ``blockers`` (an incomplete run, a harness error) make any ordinary
+    outcome a failure: such a run is never a pass. pytest's own error status (2 for an
+    interrupt, 3 for an internal error) is kept."""
     if current not in _ORDINARY:
-        return current, f"pytest ended with exit status {current} before the gate could decide"
+        return current, _notes(
+            blockers, f"pytest ended with exit status {current} before the gate could decide"
+        )
     if gate.get("evaluated"):
         if not gate.get("passed"):
-            return 1, incomplete
+            return 1, blockers
         if strict and failed_items:
-            return 1, _notes(incomplete, f"--ghx-strict and {failed_items} item(s) failed")
+            return 1, _notes(blockers, f"--ghx-strict and {failed_items} item(s) failed")
         if other_failures:
             return 1, _notes(
-                incomplete,
+                blockers,
                 f"{other_failures} failure(s) outside the benchmark (tests, collection, hooks)",
             )
         tolerated = f"{failed_items} item failure(s) within tolerance" if failed_items else ""
-        return (1 if incomplete else 0), _notes(incomplete, tolerated)
+        return (1 if blockers else 0), _notes(blockers, tolerated)
     if required:
-        return 1, _notes(incomplete, "gate required")
-    if incomplete:
-        return 1, incomplete
+        return 1, _notes(blockers, "gate required")
+    if blockers:
+        return 1, blockers
     return current, "advisory: pytest's own status applies"
 
 
-def incomplete_note(*, ran: int, total: int, budget_skipped: int) -> str:
-    """Why a run is incomplete ("" when it is not): items left unstarted for the budget."""
-    if not budget_skipped:
-        return ""
-    return f"incomplete: {ran} of {total} items ran (budget exhausted)"
+def withhold_pass(gate: dict[str, Any], blockers: str) -> bool:
+    """A gate whose checks passed over the rows that exist does not pass a run with
+    ``blockers``: it is marked failed with them as its reason (the checks stay as computed).
+    True when it was."""
+    if not blockers or not (gate.get("evaluated") and gate.get("passed")):
+        return False
+    gate["passed"] = False
+    gate["reason"] = f"{blockers}; the checks over the rows that exist passed"
+    return True
 
 
 def _notes(*notes: str) -> str:
@@ -130,6 +139,10 @@ def finish_session(
     budget = Budget.of(settings)
     if budget is not None:
         summary["run"]["budget"] = budget.block(recorder.spend, len(recorder.budget_skipped))
+    completeness = recorder.completeness()
+    summary["run"]["completeness"] = completeness.block()
+    blockers = completeness.note()
+    withheld = withhold_pass(summary["gate"], blockers)
     try:
         config.hook.pytest_ghxbench_summary(summary=summary, config=config)
     except Exception as exc:
@@ -137,20 +150,17 @@ def finish_session(
     comparison = compare_with_base(session, list(recorder.rows.values()), problems)
     if comparison is not None:
         summary["comparison"] = comparison.model_dump(mode="json")
-    ran, budget_skipped = len(recorder.rows), len(recorder.budget_skipped)
     status, why = compute_exit_status(
-        summary["gate"],
+        {**summary["gate"], "passed": True} if withheld else summary["gate"],
         current=current_status,
         required=settings.gate_required,
         strict=settings.strict,
         failed_items=len(recorder.failed_items),
         other_failures=recorder.other_failures + len(recorder.hook_errors),
-        incomplete=incomplete_note(
-            ran=ran,
-            total=max(recorder.expected_items or 0, ran + budget_skipped),
-            budget_skipped=budget_skipped,
-        ),
+        blockers=blockers,
     )
+    if withheld:  # the gate's reason says it; the rest of the notes stay
+        why = why.removeprefix(blockers).removeprefix("; ")
     if comparison is not None and comparison.failed:
         broken = f"{len(comparison.failed)} --ghx-compare-fail rule(s) broken"
         status, why = (
@@ -161,6 +171,7 @@ def finish_session(
     _write_outputs(session, summary)
     report = _write_report(session, problems)
     return SessionVerdict(
+        completeness=completeness,
         summary=summary,
         exit_status=status,
         why=why,

@@ -27,6 +27,7 @@ __all__ = [
     "GateCheck",
     "GateResult",
     "ItemRecord",
+    "RunCompleteness",
     "RunSpec",
     "RunSummary",
     "TranscriptRef",
@@ -129,6 +130,23 @@ class GateResult(BaseModel):
     checks: list[GateCheck] = Field(default_factory=list)
 
 
+class RunCompleteness(BaseModel):
+    """``run.completeness`` of a summary: did every selected item produce a row?
+
+    ``missing_items`` are items with neither a row nor a skip of their own (the run stopped
+    early, crashed workers were not replaced, the budget ran out); ``reason`` says why. A run
+    with ``complete`` false never passes its gate."""
+
+    model_config = ConfigDict(extra="allow")
+
+    expected_items: int
+    ran_items: int
+    skipped_items: int = 0
+    missing_items: int = 0
+    reason: str = ""
+    complete: bool
+
+
 class RunSummary(BaseModel):
     """``summary.json``: per-mode and per-scenario metrics, the gate and the run it describes.
 
@@ -147,6 +165,21 @@ class RunSummary(BaseModel):
     gate: GateResult
 
     _check_version = field_validator("schema_version")(_known_version)
+
+    @field_validator("run")
+    @classmethod
+    def _check_completeness(cls, run: dict[str, Any]) -> dict[str, Any]:
+        block = run.get("completeness")
+        if block is not None:
+            run["completeness"] = RunCompleteness.model_validate(block).model_dump()
+        return run
+
+    @property
+    def completeness(self) -> RunCompleteness | None:
+        """The run's completeness; None for a summary that does not record it (one written
+        before it was recorded, or ``ghxbench report``'s of rows files)."""
+        block = self.run.get("completeness")
+        return None if block is None else RunCompleteness.model_validate(block)
 
     def to_json_dict(self) -> dict[str, Any]:
         """The JSON document, exactly as ``summary.json`` holds it."""
