@@ -34,6 +34,7 @@ __all__ = [
     "run_agent_process",
     "scrubbed_env",
     "secret_values",
+    "stop_agent_process",
 ]
 
 BASE_ENV_KEYS = (
@@ -57,6 +58,10 @@ _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.IGNORECA
 _MIN_SECRET_LENGTH = 6
 _STDERR_TAIL_CHARS = 4000
 _TERM_GRACE_S = 2.0
+_STOP_MARGIN_S = 5.0  # beyond the grace: reaping, joining the readers, building the result
+_POLL_S = 0.1
+_EXIT_WAIT_S = 0.5
+_READER = "ghxbench-agent-output"
 
 LineHandler = Callable[[str, float], None]
 
@@ -71,6 +76,8 @@ class ProcessOutcome:
     stderr_tail: str
     pgid: int
     problems: list[str] = field(default_factory=list)
+    stopped_by: str | None = None
+    """Who stopped the agent before its own deadline (see :func:`stop_agent_process`)."""
 
     def describe_exit(self) -> str:
         """``"exited with status N"`` or ``"was killed by SIGNAME"``."""
@@ -153,14 +160,89 @@ def _pump_stderr(stream: Iterable[bytes], tail: deque[str]) -> None:
         tail.append(raw.decode("utf-8", errors="replace"))
 
 
-def _terminate(process: subprocess.Popen[bytes], pgid: int) -> None:
-    _kill_group(pgid, signal.SIGTERM)
-    end = time.monotonic() + _TERM_GRACE_S
-    while time.monotonic() < end and _group_alive(pgid):
-        if process.poll() is not None and not _group_alive(pgid):
-            break
-        time.sleep(0.02)
-    _kill_group(pgid, signal.SIGKILL)
+@dataclass
+class _Run:
+    """The agent process the main thread is waiting on, as a signal handler sees it."""
+
+    deadline: float
+    stopped_by: str | None = None
+    terminating: bool = False
+    deferred: bool = False
+
+
+_main_run: _Run | None = None
+
+
+def stop_agent_process(reason: str) -> float | None:
+    """Ask the agent process the main thread is running to stop now, as at its deadline.
+
+    For a signal handler (pytest-timeout's backstop): raising into :func:`run_agent_process`
+    would lose the usage and transcript gathered so far, and could cut the grace between
+    SIGTERM and SIGKILL short. Returns how many seconds the process group may still need to
+    end (the caller re-arms its timer for that long), or ``None`` when there is nothing to
+    stop, or when it was already asked once (the caller then raises: the item must end).
+    """
+    run = _main_run
+    if run is None or run.deferred:
+        return None
+    run.deferred = True
+    if not run.terminating:
+        run.stopped_by = reason
+        run.deadline = min(run.deadline, time.monotonic())
+    return _TERM_GRACE_S + _STOP_MARGIN_S
+
+
+def _terminate(process: subprocess.Popen[bytes], pgid: int, run: _Run) -> None:
+    """SIGTERM to the group, then SIGKILL once it is gone or the grace is over; the SIGKILL
+    also goes when something interrupts the grace (the process group never outlives it)."""
+    run.terminating = True
+    try:
+        _kill_group(pgid, signal.SIGTERM)
+        end = time.monotonic() + _TERM_GRACE_S
+        while time.monotonic() < end and _group_alive(pgid):
+            if process.poll() is not None and not _group_alive(pgid):
+                break
+            time.sleep(0.02)
+    finally:
+        _kill_group(pgid, signal.SIGKILL)
+
+
+def _read_until_exit(
+    process: subprocess.Popen[bytes],
+    pgid: int,
+    lines: queue.Queue[tuple[str, float] | None],
+    on_line: LineHandler,
+    run: _Run,
+    problems: list[str],
+) -> bool:
+    """Hand stdout lines to ``on_line`` until the agent exits; whether it ran past
+    ``run.deadline`` (which a signal handler may move, see :func:`stop_agent_process`)."""
+    closed_at: float | None = None
+    while True:
+        if closed_at is not None:  # the agent closed stdout; wait (a little past the deadline)
+            if process.poll() is not None:
+                return False
+            if time.monotonic() >= max(run.deadline, closed_at + _EXIT_WAIT_S):
+                return True
+            time.sleep(0.02)
+            continue
+        if time.monotonic() >= run.deadline:
+            return True
+        try:
+            entry = lines.get(timeout=_POLL_S)
+        except queue.Empty:
+            if process.poll() is not None:
+                # The agent exited but something it started still holds stdout open.
+                _kill_group(pgid, signal.SIGKILL)
+            continue
+        if entry is None:
+            closed_at = time.monotonic()
+            continue
+        line, arrived = entry
+        try:
+            on_line(line, arrived)
+        except Exception as exc:  # a parser bug on one line must not lose the whole run
+            problems.append(f"line handler failed on {line[:200]!r}: {type(exc).__name__}: {exc}")
 
 
 def run_agent_process(
@@ -175,10 +257,13 @@ def run_agent_process(
     """Run ``argv`` until it exits or the :func:`time.monotonic` ``deadline`` passes.
 
     ``on_line(line, arrived_at)`` gets each stdout line (without the newline) and its monotonic
-    arrival time. On timeout the whole process group gets SIGTERM, then SIGKILL after a grace
-    period. Whatever happens, no process of the group survives the call. Raises ``OSError``
-    only when the executable cannot be started.
+    arrival time. On timeout, or when :func:`stop_agent_process` asks, the whole process group
+    gets SIGTERM, then SIGKILL after a grace period, and the outcome says ``timed_out`` (what
+    was read so far was handed to ``on_line``). Whatever happens, an exception included, no
+    process of the group survives the call. Raises ``OSError`` only when the executable cannot
+    be started.
     """
+    global _main_run
     started = time.monotonic()
     process = subprocess.Popen(
         list(argv),
@@ -190,60 +275,52 @@ def run_agent_process(
         start_new_session=True,
     )
     pgid = process.pid  # start_new_session: the child leads its own group
-    assert process.stdout is not None and process.stderr is not None
-    lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
-    tail: deque[str] = deque(maxlen=200)
-    readers = [
-        threading.Thread(target=_pump_stdout, args=(process.stdout, lines), daemon=True),
-        threading.Thread(target=_pump_stderr, args=(process.stderr, tail), daemon=True),
-    ]
-    for reader in readers:
-        reader.start()
-    if stdin_text is not None and process.stdin is not None:
-        try:
-            process.stdin.write(stdin_text.encode("utf-8"))
-            process.stdin.close()
-        except BrokenPipeError:
-            pass
-
-    problems: list[str] = []
-    timed_out = False
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            timed_out = True
-            break
-        try:
-            entry = lines.get(timeout=min(remaining, 0.5))
-        except queue.Empty:
-            if process.poll() is not None:
-                # The agent exited but something it started still holds stdout open.
-                _kill_group(pgid, signal.SIGKILL)
-            continue
-        if entry is None:
-            break
-        line, arrived = entry
-        try:
-            on_line(line, arrived)
-        except Exception as exc:  # a parser bug on one line must not lose the whole run
-            problems.append(f"line handler failed on {line[:200]!r}: {type(exc).__name__}: {exc}")
-
-    if timed_out:
-        _terminate(process, pgid)
+    run = _Run(deadline)
+    in_main = threading.current_thread() is threading.main_thread()
+    outer = _main_run
+    if in_main:
+        _main_run = run
     try:
-        returncode: int | None = process.wait(timeout=max(0.5, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _terminate(process, pgid)
-        returncode = process.wait()
-    # Helpers the agent left behind (e.g. a daemonised MCP server) go with it.
-    _kill_group(pgid, signal.SIGKILL)
-    _await_group_exit(pgid, timeout_s=0.5)
-    for reader in readers:
-        reader.join(timeout=1.0)
+        assert process.stdout is not None and process.stderr is not None
+        lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        tail: deque[str] = deque(maxlen=200)
+        readers = [
+            threading.Thread(
+                target=_pump_stdout, args=(process.stdout, lines), name=_READER, daemon=True
+            ),
+            threading.Thread(
+                target=_pump_stderr, args=(process.stderr, tail), name=_READER, daemon=True
+            ),
+        ]
+        for reader in readers:
+            reader.start()
+        if stdin_text is not None and process.stdin is not None:
+            try:
+                process.stdin.write(stdin_text.encode("utf-8"))
+                process.stdin.close()
+            except BrokenPipeError:
+                pass
+        problems: list[str] = []
+        timed_out = _read_until_exit(process, pgid, lines, on_line, run, problems)
+        if timed_out:
+            _terminate(process, pgid, run)
+        returncode: int | None = process.wait()
+        run.terminating = True  # nothing left to stop; a backstop now waits for the rest
+        # Helpers the agent left behind (e.g. a daemonised MCP server) go with it.
+        _kill_group(pgid, signal.SIGKILL)
+        _await_group_exit(pgid, timeout_s=0.5)
+        for reader in readers:
+            reader.join(timeout=1.0)
+    finally:
+        if in_main:
+            _main_run = outer
+        # Also when something interrupted the wait (Ctrl-C, a backstop that raised).
+        _kill_group(pgid, signal.SIGKILL)
     elapsed_ms = (time.monotonic() - started) * 1000.0
     stderr_tail = "".join(tail)[-_STDERR_TAIL_CHARS:]
-    return ProcessOutcome(returncode, timed_out, elapsed_ms, stderr_tail, pgid, problems)
+    return ProcessOutcome(
+        returncode, timed_out, elapsed_ms, stderr_tail, pgid, problems, run.stopped_by
+    )
 
 
 def executable_version(path: str, timeout_s: float = 15.0) -> str | None:
@@ -404,7 +481,8 @@ def process_transcript(
 
 
 def timeout_message(runtime: str, outcome: ProcessOutcome) -> str:
+    when = f"when {outcome.stopped_by} stopped it" if outcome.stopped_by else "at the item deadline"
     return (
-        f"{runtime}: timeout: still running at the item deadline "
+        f"{runtime}: timeout: still running {when} "
         f"({outcome.elapsed_ms / 1000:.1f}s); process group killed"
     )

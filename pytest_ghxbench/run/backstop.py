@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.adapters.process import stop_agent_process
+
 # pytest-timeout's message, so the row and the summary read the same either way
 FAILURE_MESSAGE = "Timeout (>%ss) from pytest-timeout."
 STACKS_ATTR = "ghxbench_thread_stacks"
@@ -55,26 +57,57 @@ def _adapter_root(item: Any) -> str | None:
     return str(Path(path).resolve().parent) + os.sep
 
 
+_HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _harness_thread(thread: threading.Thread | None, adapter_root: str | None) -> bool:
+    """A helper thread of the harness itself (the row writer's fsync thread, an agent
+    process's output readers): its target is harness code outside the adapter's directory."""
+    if thread is None:
+        return False
+    if thread.name.startswith("ghxbench-"):
+        return True
+    target = getattr(thread, "_target", None)
+    module = sys.modules.get(getattr(target, "__module__", None) or "")
+    path = os.path.abspath(getattr(module, "__file__", None) or "")
+    in_adapter = adapter_root is not None and path.startswith(adapter_root)
+    return path.startswith(_HARNESS_DIR) and not in_adapter
+
+
+def _adapter_file(filename: str, adapter_root: str | None) -> bool:
+    """Whether ``filename`` is the adapter's own code: under its directory, but neither the
+    harness nor an installed package (a project's ``.venv`` may sit under that directory)."""
+    if adapter_root is None or not filename.startswith(adapter_root):
+        return False
+    rest = filename[len(adapter_root) :]
+    if "site-packages" in rest.split(os.sep):
+        return False
+    return adapter_root.startswith(_HARNESS_DIR) or not filename.startswith(_HARNESS_DIR)
+
+
 def attempt_stacks(before: set[int], adapter_root: str | None) -> list[tuple[str, str]]:
     """(thread title, formatted stack) of the threads other than this one that belong to the
-    attempt: started after ``before`` was taken, or running code under ``adapter_root``."""
+    attempt: those running code under ``adapter_root`` first, then the others started after
+    ``before`` was taken. The harness's own helper threads are left out."""
     current = threading.get_ident()
-    names = {t.ident: t.name for t in threading.enumerate()}
-    found: list[tuple[str, str]] = []
+    threads = {t.ident: t for t in threading.enumerate()}
+    running: list[tuple[str, str]] = []
+    started: list[tuple[str, str]] = []
     for ident, frame in sys._current_frames().items():
-        if ident == current:
+        thread = threads.get(ident)
+        if ident == current or _harness_thread(thread, adapter_root):
             continue
         stack = traceback.extract_stack(frame)
-        started = ident not in before
-        runs_adapter = adapter_root is not None and any(
-            entry.filename.startswith(adapter_root) for entry in stack
-        )
-        if not (started or runs_adapter):
+        runs_adapter = any(_adapter_file(entry.filename, adapter_root) for entry in stack)
+        if not runs_adapter and ident in before:
             continue
-        why = "started during the attempt" if started else "running the adapter's code"
-        title = f"thread {names.get(ident, '<unknown>')!r} ({why})"
-        found.append((title, "".join(traceback.format_list(stack))))
-    return found
+        why = "started during the attempt" if ident not in before else "running the adapter's code"
+        name = thread.name if thread is not None else "<unknown>"
+        title = f"thread {name!r} ({why})"
+        (running if runs_adapter else started).append(
+            (title, "".join(traceback.format_list(stack)))
+        )
+    return running + started
 
 
 class BackstopTimer:
@@ -98,6 +131,13 @@ class BackstopTimer:
         def handler(signum: int, frame: FrameType | None) -> None:
             __tracebackhide__ = True
             if detect_debugger and _debugging():
+                return
+            wait_s = stop_agent_process("pytest-timeout's backstop")
+            if wait_s is not None:
+                # An agent process is running: it is stopped (its group killed, what it
+                # reported kept) and the adapter returns; if it does not in time, this fires
+                # again and raises.
+                signal.setitimer(signal.ITIMER_REAL, wait_s)
                 return
             exc = pytest.fail.Exception(FAILURE_MESSAGE % settings.timeout)
             setattr(exc, STACKS_ATTR, attempt_stacks(before, root))

@@ -28,6 +28,12 @@ from pytest_ghxbench.api import Tokens, ToolCall
 __all__ = ["SYNTHETIC_MODEL", "ClaudeStream", "block_text"]
 
 SYNTHETIC_MODEL = "<synthetic>"
+_USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+)
 """The ``model`` of assistant messages Claude Code makes up itself (API errors, notices)."""
 
 
@@ -68,6 +74,8 @@ class ClaudeStream(JsonLineStream):
     """The text of every synthetic API-error message (``API Error: 500 ...``)."""
     mcp_servers: dict[str, str] = field(default_factory=dict)
     """Each MCP server's ``status`` as the ``init`` event reported it."""
+    usage: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each response's ``usage`` as its latest ``assistant`` event reported it (by message id)."""
     last_text: str | None = None
     result: dict[str, Any] | None = None
     session_id: str | None = None
@@ -111,6 +119,9 @@ class ClaudeStream(JsonLineStream):
         counted = not synthetic or event.get("is_api_error_message")
         if counted and isinstance(message_id, str) and message_id not in self.responses:
             self.responses.append(message_id)
+        usage = message.get("usage")
+        if not synthetic and isinstance(message_id, str) and isinstance(usage, dict):
+            self.usage[message_id] = usage
         for block in self._content(event):
             if not isinstance(block, dict):
                 continue
@@ -160,9 +171,16 @@ class ClaudeStream(JsonLineStream):
 
     def tokens(self) -> Tokens:
         """The ``result`` event's usage. Anthropic's ``output_tokens`` includes thinking, which
-        is recorded apart, as ``reasoning``."""
+        is recorded apart, as ``reasoning``. Without a ``result`` (the agent was stopped), the
+        sum of the responses' usage so far: their inputs in full, their outputs as far as the
+        stream counted them."""
         usage = (self.result or {}).get("usage")
-        usage = usage if isinstance(usage, dict) else {}
+        if not isinstance(usage, dict):
+            usage = {}
+            if self.result is None:
+                for each in self.usage.values():
+                    for key in _USAGE_KEYS:
+                        usage[key] = usage.get(key, 0) + _count(each, key)
         details = usage.get("output_tokens_details")
         thinking = _count(details, "thinking_tokens") if isinstance(details, dict) else 0
         output = _count(usage, "output_tokens")
