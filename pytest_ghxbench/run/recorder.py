@@ -139,9 +139,7 @@ class RowRecorder:
         )
         crash = str(report.longrepr or "").strip().splitlines()
         detail = crash[-1] if crash else "no detail"
-        message = (
-            f"worker crashed while running the item (the agent process died): {detail}{note}"
-        )
+        message = f"worker crashed while running the item (the agent process died): {detail}{note}"
         data = runner_error_data(
             identity,
             message,
