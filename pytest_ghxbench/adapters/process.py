@@ -3,7 +3,9 @@
 :func:`run_agent_process` starts the agent in a new process group with only the environment it
 needs, hands every stdout line to a callback as it arrives (with its arrival time), and on the
 deadline terminates the whole group (SIGTERM, then SIGKILL). It never raises for what the agent
-prints: a callback that fails on a line records a parse problem and the run continues.
+prints: a callback that fails on a line records a parse problem and the run continues. A signal
+handler (pytest-timeout's backstop) stops the agent with :func:`stop_agent_process` instead of
+raising into the wait; an exception that does arrive still takes the whole group with it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,14 @@ through pytest-timeout's ``pytest_timeout_set_timer`` hook: the same ``SIGALRM``
 message, but no terminal dump. Instead the exception carries the stacks of the threads that
 belong to the attempt (started while it ran, or running the adapter's code), and the attempt
 keeps the traceback of the main thread from the adapter's ``run`` down to where it hung; the
-item's failure shows both (:mod:`pytest_ghxbench.run.failures`).
+item's failure shows both (:mod:`pytest_ghxbench.run.failures`). The harness's own helper
+threads (the row writer's fsync thread, an agent process's output readers) are left out, and
+threads running the adapter's code come first.
+
+When the main thread is waiting on an agent process (:func:`~pytest_ghxbench.adapters.process.
+run_agent_process`), the timer does not raise: it asks the process to stop as at its deadline
+(SIGTERM to its group, SIGKILL after the grace), so the adapter returns a timeout with the
+usage and transcript gathered so far, and fires once more, raising, if it does not in time.
 
 Other items, other methods (``thread``) and items run outside the main thread are left to
 pytest-timeout.
