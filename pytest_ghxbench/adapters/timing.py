@@ -3,9 +3,10 @@
 A runtime is *started* (a process spawned, a server started, an MCP server launched), becomes
 *ready* and receives the prompt, and some time later gives its *final answer*. The row's
 ``startup_ms`` is started → ready; ``latency_ms_wall`` is ready → final answer. Both are read
-off :func:`time.monotonic`, the clock :func:`~pytest_ghxbench.adapters.process.run_agent_process`
-stamps every stdout line with, so an adapter marks the arrival time of the event that means
-"ready" (Claude Code's ``system``/``init``, Codex's ``thread.started``) or "answered".
+off :func:`time.monotonic`, the clock
+:func:`~pytest_ghxbench.adapters.agent_process.run_agent_process` stamps every stdout line
+with, so an adapter marks the arrival time of the event that means "ready" (Claude Code's
+``system``/``init``, Codex's ``thread.started``) or "answered".
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ item's failure shows both (:mod:`pytest_ghxbench.run.failures`). The harness's o
 threads (the row writer's fsync thread, an agent process's output readers) are left out, and
 threads running the adapter's code come first.
 
-When the main thread is waiting on an agent process (:func:`~pytest_ghxbench.adapters.process.
+When the main thread is waiting on an agent process (:func:`~pytest_ghxbench.adapters.agent_process.
 run_agent_process`), the timer does not raise: it asks the process to stop as at its deadline
 (SIGTERM to its group, SIGKILL after the grace), so the adapter returns a timeout with the
 usage and transcript gathered so far, and fires once more, raising, if it does not in time.
@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.adapters.process import stop_agent_process
+from pytest_ghxbench.adapters.agent_process import stop_agent_process
 
 # pytest-timeout's message, so the row and the summary read the same either way
 FAILURE_MESSAGE = "Timeout (>%ss) from pytest-timeout."

@@ -130,7 +130,8 @@ def test_the_backstop_mid_run_kills_the_group_and_keeps_the_usage(
 
 def test_an_interrupt_while_reading_kills_the_group(tmp_path: Path) -> None:
     # Ctrl-C (or any exception) arriving while the helper hands a line over.
-    from pytest_ghxbench.adapters.process import run_agent_process, scrubbed_env
+    from pytest_ghxbench.adapters.agent_process import run_agent_process
+    from pytest_ghxbench.adapters.process import scrubbed_env
 
     pids = tmp_path / "pids.json"
     fake = tmp_path / "claude"

@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ghxbench.adapters.process import (
-    provider_model,
-    redact,
-    run_agent_process,
-    scrubbed_env,
-    secret_values,
-)
+from pytest_ghxbench.adapters.agent_process import run_agent_process
+from pytest_ghxbench.adapters.process import provider_model, redact, scrubbed_env, secret_values
 from tests.adapters.fakes.helpers import group_gone
 
 

@@ -20,18 +20,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pytest_ghxbench.adapters.agent_process import (
+    process_transcript,
+    run_agent_process,
+    timeout_message,
+)
 from pytest_ghxbench.adapters.claude_code.stream import ClaudeStream
 from pytest_ghxbench.adapters.process import (
     adapter_table,
     locate_runtime,
     mcp_server_command,
-    process_transcript,
     provider_model,
     redact,
-    run_agent_process,
     scrubbed_env,
     secret_values,
-    timeout_message,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult

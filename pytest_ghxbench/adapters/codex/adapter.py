@@ -25,6 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pytest_ghxbench.adapters.agent_process import (
+    ProcessOutcome,
+    process_transcript,
+    run_agent_process,
+    timeout_message,
+)
 from pytest_ghxbench.adapters.codex.rollout import read_rollout
 from pytest_ghxbench.adapters.codex.settings import (
     CodexSettings,
@@ -34,17 +40,13 @@ from pytest_ghxbench.adapters.codex.settings import (
 )
 from pytest_ghxbench.adapters.codex.stream import CodexStream
 from pytest_ghxbench.adapters.process import (
-    ProcessOutcome,
     adapter_table,
     locate_runtime,
     mcp_server_command,
-    process_transcript,
     provider_model,
     redact,
-    run_agent_process,
     scrubbed_env,
     secret_values,
-    timeout_message,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens

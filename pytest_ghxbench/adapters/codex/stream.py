@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_ghxbench.adapters.process import JsonLineStream
+from pytest_ghxbench.adapters.agent_process import JsonLineStream
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import Tokens, ToolCall
 
