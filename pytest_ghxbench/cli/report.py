@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
+from pytest_ghxbench.cli.report_args import add_report_arguments, add_results_argument
+
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.gate import RowTable
     from pytest_ghxbench.metrics.profiles import Profile
@@ -25,82 +27,6 @@ EXIT_USAGE = 4
 
 class UsageError(Exception):
     """A problem with the command line or its inputs; exits 4 with the message."""
-
-
-def add_report_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare the ``report`` subcommand's arguments on ``parser``."""
-    parser.add_argument(
-        "rows",
-        nargs="*",
-        metavar="ROWS",
-        help="run ids (under --results), run directories, JSONL or CSV rows files, "
-        "directories of them, or glob patterns",
-    )
-    parser.add_argument(
-        "--latest", action="store_true", help="report the latest finished run (under --results)"
-    )
-    add_results_argument(parser)
-    parser.add_argument(
-        "--gate", action="store_true", help="exit 1 when the gate fails or cannot be evaluated"
-    )
-    parser.add_argument(
-        "--gate-profile",
-        default=None,
-        metavar="P",
-        help="gate thresholds to apply (default: the run's own for one run, else verify_pr)",
-    )
-    parser.add_argument(
-        "--baseline",
-        default=None,
-        metavar="M",
-        help="baseline mode of the gate (default: the run's own for one run, else agent_direct)",
-    )
-    parser.add_argument(
-        "--candidate",
-        default=None,
-        metavar="M",
-        help="candidate mode of the gate (default: the run's own for one run, else ghx)",
-    )
-    parser.add_argument(
-        "--summary-json", type=Path, metavar="PATH", help="write the summary as JSON to PATH"
-    )
-    parser.add_argument(
-        "--summary-md", type=Path, metavar="PATH", help="write the summary as Markdown to PATH"
-    )
-    parser.add_argument(
-        "--mode-alias",
-        action="append",
-        default=[],
-        metavar="OLD=NEW",
-        help="rename a mode while reading (repeatable; baseline=agent_direct and "
-        "ghx_router=ghx are applied by default)",
-    )
-    parser.add_argument(
-        "--profiles-from",
-        type=Path,
-        metavar="PYPROJECT",
-        help="add or override profiles from [tool.ghxbench.profiles] of this file",
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=0,
-        help="seed of the bootstrap confidence intervals (default: 0)",
-    )
-    parser.add_argument(
-        "--resamples", type=int, default=10_000, help="bootstrap resamples (default: 10000)"
-    )
-
-
-def add_results_argument(parser: argparse.ArgumentParser) -> None:
-    """``--results DIR``: where run ids and ``latest`` are looked up."""
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=Path(".ghxbench"),
-        metavar="DIR",
-        help="the results directory the runs are in (--ghx-results; default: .ghxbench)",
-    )
 
 
 def _parse_aliases(pairs: Iterable[str]) -> dict[str, str]:
@@ -339,6 +265,8 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
         raise UsageError(str(exc)) from None
     _refuse_overwriting_inputs(args, result.files)
     _report_problems(result.problems, err)
+    for repeat in result.warnings:
+        print(f"ghxbench report: WARNING: {repeat}", file=err)
     if not result.records:
         where = ", ".join(str(file) for file in result.files) or ", ".join(paths)
         raise UsageError(f"no readable rows in {where}")
@@ -350,6 +278,7 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     summary = _build(args, table, result.run_fields, result.files, profile)
     if len(runs) == 1:
         _keep_reported_extras(runs[0], summary)
+    _withhold_for_unfinished_runs(result.files, summary, err)
     gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
     status, detail = _exit_status(gate or {}, args.gate)
     written: list[str] = []
@@ -361,6 +290,27 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
         markdown = render_markdown(summary)
         written.append(_write_text(args.summary_md, markdown, "summary Markdown"))
     return _Outcome(len(result.records), len(result.files), summary, status, detail, written)
+
+
+def _withhold_for_unfinished_runs(
+    files: Sequence[Path], summary: dict[str, Any], err: TextIO
+) -> None:
+    """An incomplete or unfinished run never reads as a pass: the gate recomputed from its
+    rows is marked failed (its checks stay as computed), after a WARNING line per run."""
+    from pytest_ghxbench.runlog.reading import unfinished_runs
+
+    warnings, completeness = unfinished_runs(files)
+    if completeness is not None:
+        summary.setdefault("run", {})["completeness"] = completeness
+    for warning in warnings:
+        print(f"ghxbench report: WARNING: {warning}", file=err)
+    gate = summary.get("gate")
+    if warnings and isinstance(gate, dict):
+        if gate.get("evaluated") and gate.get("passed"):
+            gate["passed"] = False
+            gate["reason"] = "; ".join(warnings) + "; the checks over its rows passed"
+        elif not gate.get("evaluated"):
+            gate["reason"] = "; ".join([str(gate.get("reason") or ""), *warnings]).lstrip("; ")
 
 
 def _keep_reported_extras(run: RunDir, summary: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 from pydantic_core import from_json
 
+from pytest_ghxbench import bounded_json
 from pytest_ghxbench.metrics.row import Row, RowRecord, plain_row_validator
 from pytest_ghxbench.report.importers import (
     ReadProblem,
@@ -49,16 +50,63 @@ _GLOB_CHARACTERS = frozenset("*?[")
 _NOT_ROW_DIRECTORIES = frozenset({"transcripts"})
 
 
+class _Repeats:
+    """Rows already read, by (run_id, item_id): a copy of a rows file in the same directory
+    tree must not count its rows twice. A repeat within one file replaces the earlier row
+    (the session's rule: an item's last report wins); a repeat from another file is left out,
+    and each pair of files gets one warning."""
+
+    def __init__(self) -> None:
+        self.file = Path()
+        self._first: dict[tuple[str, str], tuple[Path, int]] = {}
+        self._repeats: dict[tuple[Path, Path], int] = {}
+
+    def place(self, run_id: Any, item_id: Any, position: int) -> int | None:
+        """Where the row goes: ``position`` (a new row), an earlier row's position (it
+        replaces it), or None (left out)."""
+        if not isinstance(item_id, str) or not item_id:
+            return position  # rows without an item id (the TypeScript harness's) are all kept
+        key = (str(run_id), item_id)
+        first = self._first.setdefault(key, (self.file, position))
+        if first[1] == position:
+            return position
+        if first[0] == self.file:
+            return first[1]
+        pair = (first[0], self.file)
+        self._repeats[pair] = self._repeats.get(pair, 0) + 1
+        return None
+
+    def warnings(self) -> list[str]:
+        return [
+            f"{again}: {count} row(s) repeat rows of {first} (same run_id and item_id); "
+            "each is counted once"
+            for (first, again), count in self._repeats.items()
+        ]
+
+
+def _put(items: list[Any], position: int | None, item: Any) -> None:
+    if position is None:
+        return
+    if position == len(items):
+        items.append(item)
+    else:
+        items[position] = item
+
+
 @dataclass
 class ReadResult:
-    """Rows read, the lines that could not be read, and every file that was looked at."""
+    """Rows read, the lines that could not be read, and every file that was looked at;
+    ``warnings``: rows left out as repeats of rows of another file."""
 
     rows: list[Row] = field(default_factory=list)
     problems: list[ReadProblem] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    repeats: _Repeats = field(default_factory=_Repeats, repr=False)
 
     def add_row(self, row: Row) -> None:
-        self.rows.append(row)
+        item_id = (row.model_extra or {}).get("item_id")
+        _put(self.rows, self.repeats.place(row.run_id, item_id, len(self.rows)), row)
 
 
 class RowSourceError(FileNotFoundError):
@@ -113,9 +161,10 @@ def _json_object(
             reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
             return ReadProblem(path, number, reason)
         try:
-            obj = json.loads(text)
+            # bounded: a line nested thousands deep is a problem, not a RecursionError
+            obj = bounded_json.loads(text)
         except json.JSONDecodeError as exc:
-            if is_last:
+            if is_last and not isinstance(exc, bounded_json.BoundedJSONError):
                 message = f"truncated last line (no newline at end of file): {exc.msg}"
                 return ReadProblem(path, number, message)
             return ReadProblem(path, number, f"invalid JSON: {exc.msg} at column {exc.colno}")
@@ -177,10 +226,17 @@ class RecordsResult:
     run_fields: list[RunFields] = field(default_factory=list)
     problems: list[ReadProblem] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    repeats: _Repeats = field(default_factory=_Repeats, repr=False)
+
+    def _add(self, item_id: Any, record: RowRecord, run_fields: RunFields) -> None:
+        position = self.repeats.place(run_fields.run_id, item_id, len(self.records))
+        _put(self.records, position, record)
+        _put(self.run_fields, position, run_fields)
 
     def add_row(self, row: Row) -> None:
-        self.records.append(RowRecord.of_row(row))
-        self.run_fields.append(RunFields.of_row(row))
+        item_id = (row.model_extra or {}).get("item_id")
+        self._add(item_id, RowRecord.of_row(row), RunFields.of_row(row))
 
     def add_plain_json(self, line: bytes, aliases: Mapping[str, str]) -> bool:
         """Add the row on ``line`` if :func:`plain_row_validator` accepts it as it is."""
@@ -192,11 +248,9 @@ class RecordsResult:
             return False
         mode = row["mode"]
         row["mode"] = aliases.get(mode, mode)
-        self.records.append(RowRecord.of_plain(row))
         commit = row["git"]["commit"]
-        self.run_fields.append(
-            RunFields(row["run_id"], commit, row.get("adapter"), row.get("backend"))
-        )
+        fields = RunFields(row["run_id"], commit, row.get("adapter"), row.get("backend"))
+        self._add(row.get("item_id"), RowRecord.of_plain(row), fields)
         return True
 
 
@@ -238,6 +292,7 @@ def _read(
                 result.files.append(file)
     with garbage_collection_paused():
         for file in result.files:
+            result.repeats.file = file
             if file.suffix.lower() == ".csv":
                 rows, problems = read_eval_csv(file, aliases)
                 for row in rows:
@@ -245,6 +300,7 @@ def _read(
                 result.problems.extend(problems)
             else:
                 _read_jsonl(file, aliases, result)
+    result.warnings = result.repeats.warnings()
 
 
 def read_rows(

@@ -50,7 +50,8 @@ def _baseline_rows(session: GhxSession, own: Path) -> tuple[list[Row], list[str]
     if not paths:
         return [], [f"baseline rows: --ghx-baseline-rows {pattern!r} matched no files"]
     result = read_rows(paths)
-    return list(result.rows), [f"baseline rows: {p}" for p in result.problems]
+    notes = [*map(str, result.problems), *result.warnings]
+    return list(result.rows), [f"baseline rows: {note}" for note in notes]
 
 
 def compute_exit_status(

@@ -3,14 +3,14 @@ HTML report from them (at the end of the session, and again by ``ghxbench view``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_ghxbench import bounded_json
 from pytest_ghxbench.runlog.store import RunDir
 
-__all__ = ["read_items", "read_transcripts", "write_run_report"]
+__all__ = ["read_items", "read_transcripts", "unfinished_runs", "write_run_report"]
 
 
 def _json_lines(path: Path) -> list[dict[str, Any]]:
@@ -26,7 +26,8 @@ def _json_lines(path: Path) -> list[dict[str, Any]]:
             if not raw.strip():
                 continue
             try:
-                value = json.loads(raw)
+                # bounded: a line nested thousands deep is left out, not a RecursionError
+                value = bounded_json.loads(raw)
             except ValueError:
                 continue
             if isinstance(value, dict):
@@ -65,3 +66,36 @@ def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = No
         comparison=data.get("comparison"),
         title=f"ghxbench {run.run_id}",
     )
+
+
+def unfinished_runs(files: Sequence[Path]) -> tuple[list[str], dict[str, Any] | None]:
+    """Why the rows of the runs read are not a whole run each: a run that recorded itself
+    incomplete, or one that never finished (no summary.json); and the completeness block of
+    the one run read, if it recorded one."""
+    warnings: list[str] = []
+    blocks = []
+    for file in files:
+        run = RunDir(file.parent)
+        if file.name != run.rows_path.name or not run.spec_path.is_file():
+            continue  # a rows file outside a run directory: nothing says what it should hold
+        try:
+            recorded = run.read_summary()
+        except ValueError as exc:
+            warnings.append(f"run {run.run_id}: its summary.json cannot be read: {exc}")
+            continue
+        if recorded is None:
+            warnings.append(
+                f"run {run.run_id} did not finish (no summary.json): "
+                "its rows may not be all of its items"
+            )
+            continue
+        completeness = recorded.completeness
+        if completeness is None:
+            continue
+        blocks.append(completeness.model_dump())
+        if not completeness.complete:
+            warnings.append(
+                f"run {run.run_id} is incomplete: {completeness.ran_items} of "
+                f"{completeness.expected_items} items ran ({completeness.reason})"
+            )
+    return warnings, blocks[0] if len(files) == 1 and blocks else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import textwrap
 from typing import Any
 
@@ -32,6 +34,10 @@ def _behaviour(failing: dict[str, Any] | None = None) -> dict[str, Any]:
             "agent_direct": {**EFFICIENT["agent_direct"], **failing},
         }
     return table
+
+
+def _report(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.run(sys.executable, "-m", "pytest_ghxbench", "report", *args)
 
 
 def _verdict(result: pytest.RunResult) -> str:
@@ -78,6 +84,21 @@ def test_x_stopping_at_a_failure_is_incomplete_not_a_pass(pytester: pytest.Pytes
     assert all(check["passed"] for check in gate["checks"])  # the checks are as computed
     assert gate["reason"].startswith("incomplete: 19 of 24 items ran")
     assert run["exit_status"] == 1
+
+    # ghxbench report recomputes the gate from the rows: it must not read as a pass either
+    report = _report(pytester, "--latest", "--gate")
+    assert report.ret == 1
+    report.stderr.fnmatch_lines(
+        [
+            "ghxbench report: WARNING: run run_* is incomplete: 19 of 24 items ran "
+            "(stopping after 1 failures)"
+        ]
+    )
+    (line,) = [line for line in report.outlines if line.startswith("ghxbench verdict:")]
+    assert "PASSED" not in line and " FAILED (run run_" in line
+    assert "is incomplete: 19 of 24 items ran" in line and line.endswith(
+        "-> exit 1 (gate required)"
+    )
 
 
 def test_maxfail_stopping_the_run_is_incomplete(pytester: pytest.Pytester) -> None:
@@ -157,3 +178,22 @@ def test_xdist_giving_up_on_crashed_workers_is_incomplete(pytester: pytest.Pytes
     assert "xdist worker(s) crashed" in completeness["reason"]
     assert f"incomplete: {len(rows)} of 24 items ran" in _verdict(result)
     assert completeness["complete"] is False
+
+
+def test_ghxbench_report_tells_an_unfinished_run_from_a_complete_one(
+    pytester: pytest.Pytester,
+) -> None:
+    setup_project(pytester, SCENARIOS, behaviour=_behaviour())
+    assert pytester.runpytest_subprocess(*ARGS).ret == 0
+    complete = _report(pytester, "--latest", "--gate", "--summary-json", "again.json")
+    assert complete.ret == 0 and "WARNING" not in complete.stderr.str()
+    again = json.loads((pytester.path / "again.json").read_text())
+    assert again["run"]["completeness"]["complete"] is True
+    # a run killed before its end has rows but no summary
+    (pytester.path / ".ghxbench" / "runs" / "latest" / "summary.json").unlink()
+    unfinished = _report(pytester, "--latest", "--gate")
+    assert unfinished.ret == 1
+    unfinished.stderr.fnmatch_lines(
+        ["*WARNING: run run_* did not finish (no summary.json): its rows may not be all*"]
+    )
+    assert "PASSED" not in unfinished.stdout.str()
