@@ -22,15 +22,36 @@ from pydantic import ValidationError
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.importers import describe_validation_error
 
-__all__ = ["RowWriter", "write_all"]
+__all__ = ["PartialWrite", "RowWriter", "write_all"]
 
 
 def write_all(fd: int, data: bytes) -> None:
-    """Write all of ``data`` to ``fd``: one ``write`` in practice (a line on an ``O_APPEND``
-    descriptor); a short write is finished, not dropped."""
+    """Append all of ``data`` to ``fd`` (opened with ``O_APPEND``), or none of it: one
+    ``write`` in practice; a short write is finished, not dropped. When a later ``write``
+    fails (a full disk: ``ENOSPC``), what this call wrote is cut off the file again before the
+    ``OSError`` is raised, so the file never ends in a partial line; if even that fails, the
+    error says so (``PartialWrite``)."""
     view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+    done = 0
+    try:
+        while done < len(data):
+            done += os.write(fd, view[done:])
+    except OSError as exc:
+        if done:
+            try:
+                os.ftruncate(fd, os.fstat(fd).st_size - done)
+            except OSError:
+                raise PartialWrite(exc.errno, exc.strerror, done) from exc
+        raise
+
+
+class PartialWrite(OSError):
+    """A write that failed part way and could not be undone: the file ends in ``written``
+    bytes of a line without its newline (the next writer ends that line first)."""
+
+    def __init__(self, errno: int | None, strerror: str | None, written: int) -> None:
+        super().__init__(errno, strerror)
+        self.written = written
 
 
 class RowWriter:
@@ -59,6 +80,7 @@ class RowWriter:
         self._written = 0
         self._synced = 0
         self._sync_error: OSError | None = None
+        self._partial = False
         self._terminate_partial_last_line()
         self._syncer = threading.Thread(
             target=self._sync_loop, name="ghxbench-row-fsync", daemon=True
@@ -121,7 +143,14 @@ class RowWriter:
             if self._fd is None:
                 raise ValueError(f"RowWriter for {self.path} is closed")
             self._raise_sync_error()
-            self._write_all(data)
+            if self._partial:  # an earlier failed write left part of a line: end it first
+                self._write_all(b"\n")
+                self._partial = False
+            try:
+                self._write_all(data)
+            except PartialWrite:
+                self._partial = True
+                raise
             self._written += 1
             self._lock.notify_all()
 

@@ -112,6 +112,8 @@ def _failed_items(
             tr.write_line(f"  {nodeid.rsplit('::', 1)[-1]}: {first[:200]}")
     for error in recorder.hook_errors:
         tr.write_line(f"hook error: {error}", red=True)
+    for line in recorder.harness.lines():
+        tr.write_line(line, red=True)
 
 
 def _comparison(

@@ -10,6 +10,7 @@ from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.report.jsonl import RowWriter
 from pytest_ghxbench.run.budget import BUDGET_ATTR, Spend
 from pytest_ghxbench.run.completeness import Completeness, StopReasons
+from pytest_ghxbench.run.harness import HARNESS_ATTR, HarnessErrors
 from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.rows import (
     ItemIdentity,
@@ -18,6 +19,7 @@ from pytest_ghxbench.run.rows import (
     runner_error_data,
 )
 from pytest_ghxbench.run.session import GhxSession
+from pytest_ghxbench.run.transcripts import describe_error
 from pytest_ghxbench.runlog.models import ItemRecord
 
 ROW_ATTR = "ghxbench_row"
@@ -46,6 +48,8 @@ class RowRecorder:
         self.reruns: dict[str, int] = {}
         """Reruns each item had, counted from pytest-rerunfailures' ``rerun`` reports."""
         self.stop = StopReasons()
+        self.harness = HarnessErrors()
+        """Rows and transcript records the harness failed to write (module run.harness)."""
         self._crash_reruns: dict[str, pytest.TestReport] = {}
         """Items whose worker crashed and that were put back for a rerun not yet reported."""
         self._writer: RowWriter | None = None
@@ -62,9 +66,13 @@ class RowRecorder:
             )
         self.rows[nodeid] = row
         self.spend += Spend.of_row(row)
-        if self._writer is None:
-            self._writer = RowWriter(self.path)
-        self._writer.write_json_line(row_json)
+        try:
+            if self._writer is None:
+                self._writer = RowWriter(self.path)
+            self._writer.write_json_line(row_json)
+        except OSError as exc:
+            # The row still counts (it is in memory); the file lacks it, and the session says so.
+            self.harness.add("row", str(self.path), describe_error(exc))
         try:
             self.config.hook.pytest_ghxbench_row(row=row, item=item)
         except Exception as exc:
@@ -72,6 +80,7 @@ class RowRecorder:
             self.hook_errors.append(f"pytest_ghxbench_row raised {type(exc).__name__}: {exc}")
 
     def on_report(self, report: pytest.TestReport, item: pytest.Item | None) -> None:
+        self.harness.add_all(getattr(report, HARNESS_ATTR, None) or ())
         payload: str | None = getattr(report, ROW_ATTR, None)
         if str(report.outcome) == "rerun":  # set by pytest-rerunfailures
             # one per attempt that is retried, a crashed worker's included (when="???")
@@ -163,5 +172,8 @@ class RowRecorder:
 
     def close(self) -> None:
         if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+            writer, self._writer = self._writer, None
+            try:
+                writer.close()
+            except OSError as exc:  # the rows were written; making them durable failed
+                self.harness.add("rows file sync", str(self.path), describe_error(exc))

@@ -28,6 +28,7 @@ from pytest_ghxbench.run.budget import (
 from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tags
 from pytest_ghxbench.run.compare_runs import find_base_run
 from pytest_ghxbench.run.controller import Controller, ProgressHooks
+from pytest_ghxbench.run.harness import HARNESS_ATTR
 from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
@@ -221,6 +222,11 @@ class BenchmarkHooks:
         report = yield
         if not isinstance(item, ScenarioItem):
             return report
+        if report.when == "call":  # the attempt wrote its transcript: did that fail?
+            writer = item.ghx_session.extra.get("transcripts")
+            failures = writer.take_failures() if writer is not None else []
+            if failures:
+                setattr(report, HARNESS_ATTR, failures)
         if report.when == "setup" and report.skipped:
             reason = item.stash.get(BUDGET_SKIP_KEY, None)
             if reason is not None:

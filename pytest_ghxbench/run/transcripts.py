@@ -79,6 +79,13 @@ def transcript_record(
     }
 
 
+def describe_error(exc: BaseException) -> str:
+    """``[Errno 28] No space left on device``; other exceptions as ``Type: message``."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return f"[Errno {exc.errno}] {exc.strerror}"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _jsonable(value: Any) -> Any:
     try:
         json.dumps(value)
@@ -88,24 +95,47 @@ def _jsonable(value: Any) -> Any:
 
 
 class TranscriptWriter:
+    """Appends attempts' records to one file. A record that cannot be written (a full disk, an
+    unusable directory) is the harness's fault, not the agent's: :meth:`write` never raises,
+    so the attempt keeps its outcome and is not retried (a real agent would be paid twice);
+    the failure waits in :meth:`take_failures` for the session to report it."""
+
     def __init__(self, path: Path, redactor: Redactor) -> None:
         self.path = path
         self._redactor = redactor
         self._fd: int | None = None
         self._lock = threading.Lock()
+        self._failures: list[dict[str, str]] = []
 
     def write(self, record: Mapping[str, Any], *, row_json: str | None = None) -> None:
         """Append one attempt's record; ``row_json`` (already redacted JSON) is added as the
         record's ``row`` without decoding and re-encoding it."""
-        line = self._redactor.json(record)
-        if row_json is not None:
-            line = f'{line[:-1]},"row":{row_json}}}' if len(line) > 2 else f'{{"row":{row_json}}}'
-        data = (line + "\n").encode("utf-8", "backslashreplace")
+        try:
+            line = self._redactor.json(record)
+            if row_json is not None:
+                line = (
+                    f'{line[:-1]},"row":{row_json}}}' if len(line) > 2 else f'{{"row":{row_json}}}'
+                )
+            data = (line + "\n").encode("utf-8", "backslashreplace")
+            with self._lock:
+                if self._fd is None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                write_all(self._fd, data)
+        except Exception as exc:
+            failure = {
+                "what": "transcript record",
+                "file": str(self.path),
+                "error": self._redactor.text(describe_error(exc)),
+            }
+            with self._lock:
+                self._failures.append(failure)
+
+    def take_failures(self) -> list[dict[str, str]]:
+        """The writes that failed since the last call (``what``, ``file``, ``error``)."""
         with self._lock:
-            if self._fd is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            write_all(self._fd, data)
+            failures, self._failures = self._failures, []
+        return failures
 
     def close(self) -> None:
         with self._lock:

@@ -142,7 +142,9 @@ def finish_session(
         summary["run"]["budget"] = budget.block(recorder.spend, len(recorder.budget_skipped))
     completeness = recorder.completeness()
     summary["run"]["completeness"] = completeness.block()
-    blockers = completeness.note()
+    if recorder.harness:
+        summary["run"]["harness_errors"] = recorder.harness.lines()
+    blockers = _notes(completeness.note(), recorder.harness.note())
     withheld = withhold_pass(summary["gate"], blockers)
     try:
         config.hook.pytest_ghxbench_summary(summary=summary, config=config)
@@ -169,7 +171,13 @@ def finish_session(
         )
     summary["run"]["exit_status"] = status
     summary["run"]["verdict"] = verdict_line(summary, status, why)
-    _write_outputs(session, summary)
+    try:
+        _write_outputs(session, summary)
+    except OSError as exc:  # a full disk: the verdict stands, but it is not a pass
+        failure = f"harness error: summary not written to {session.run_dir.path}: {exc}"
+        problems.append(failure)
+        status, why = (1 if status == 0 else status), _notes(why, failure)
+        return SessionVerdict(completeness, summary, status, why, problems, None, comparison)
     report = _write_report(session, problems)
     return SessionVerdict(
         completeness=completeness,

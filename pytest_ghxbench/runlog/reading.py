@@ -89,6 +89,9 @@ def unfinished_runs(files: Sequence[Path]) -> tuple[list[str], dict[str, Any] | 
                 "its rows may not be all of its items"
             )
             continue
+        harness_errors = recorded.run.get("harness_errors") or []
+        if harness_errors:
+            warnings.append(f"run {run.run_id} lost records: {'; '.join(harness_errors)}")
         completeness = recorded.completeness
         if completeness is None:
             continue
