@@ -97,6 +97,11 @@ class RunResult:
     on the harness's monotonic clock (:class:`time.monotonic`); ``sdk_latency_ms`` is the
     duration the runtime itself reports, kept for reference. An adapter that leaves
     ``latency_ms`` at ``None`` gets the wall time of :meth:`Adapter.run` minus ``startup_ms``.
+
+    Durations (ms, tool calls' included), ``cost_usd``, ``timing_breakdown``'s values and the
+    counts are finite and >= 0; ``tool_calls`` is a list or tuple of :class:`ToolCall` whose
+    ``arguments`` are mappings. A result that breaks this (a field of the wrong type, a
+    negative, NaN or infinite number) is the item's runner error, one line naming the field.
     """
 
     final_text: str | None = None

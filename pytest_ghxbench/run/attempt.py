@@ -8,7 +8,6 @@ the plugin turns those into rows in ``pytest_runtest_makereport``.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.adapters.registry import open_backend_session
-from pytest_ghxbench.api import BackendSession, RunRequest, RunResult, Tokens, ToolCall
+from pytest_ghxbench.api import BackendSession, RunRequest, RunResult
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.run import retry
 from pytest_ghxbench.run.backstop import STACKS_ATTR, is_backstop_timeout
@@ -25,7 +24,13 @@ from pytest_ghxbench.run.envelope import MAX_ANSWER_CHARS
 from pytest_ghxbench.run.failures import ExcInfo, exception_text
 from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.run.redact import secret_values_from_env
-from pytest_ghxbench.run.rows import ItemIdentity, finish_row, outcome_data, runner_error_data
+from pytest_ghxbench.run.rows import (
+    ItemIdentity,
+    finish_row,
+    outcome_data,
+    result_problem,
+    runner_error_data,
+)
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.run.transcripts import transcript_record
 from pytest_ghxbench.scenario.manifest import fixture_repo
@@ -59,34 +64,6 @@ def _from_adapter_run(exc: BaseException) -> ExcInfo:
     :func:`run_attempt`'s own)."""
     tb = exc.__traceback__
     return type(exc), exc, tb.tb_next if tb is not None else None
-
-
-def _result_problem(result: Any) -> str | None:
-    """Why an adapter's return value cannot be used, or None."""
-    if not isinstance(result, RunResult):
-        return f"adapter returned {type(result).__name__}, expected pytest_ghxbench.RunResult"
-    if result.final_text is not None and not isinstance(result.final_text, str):
-        return (
-            f"adapter returned final_text of type {type(result.final_text).__name__}, "
-            "expected str or None"
-        )
-    if not isinstance(result.tokens, Tokens):
-        return f"adapter returned tokens of type {type(result.tokens).__name__}, expected Tokens"
-    for name in ("input", "output", "reasoning", "cache_read", "cache_write"):
-        value = getattr(result.tokens, name)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            return f"adapter returned tokens.{name}={value!r}, expected a whole number >= 0"
-    if isinstance(result.tool_calls, (str, bytes)) or not all(
-        isinstance(call, ToolCall) for call in result.tool_calls
-    ):
-        return "adapter returned tool_calls that are not a sequence of ToolCall"
-    if result.cost_usd is not None and (
-        not isinstance(result.cost_usd, (int, float)) or not math.isfinite(result.cost_usd)
-    ):
-        return f"adapter returned cost_usd={result.cost_usd!r}, expected a finite number"
-    if result.error is not None and not isinstance(result.error, str):
-        return f"adapter returned error of type {type(result.error).__name__}, expected str"
-    return None
 
 
 def _prompt(session: GhxSession, scenario: Any, bound_input: Mapping[str, Any], mode: str) -> str:
@@ -176,7 +153,7 @@ def run_attempt(
                 )
             wall_ms = (time.perf_counter() - started) * 1000.0
             if error is None:
-                error = _result_problem(raw)
+                error = result_problem(raw)
                 kind = retry.ADAPTER_BUG if error is not None else None
                 if error is None:
                     assert isinstance(raw, RunResult)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -64,11 +65,23 @@ class Redactor:
 
 
 def compact_json(value: Any) -> str:
-    """``value`` as compact JSON (no spaces, non-ASCII kept); objects JSON cannot represent are
-    written as their ``repr``."""
+    """``value`` as standard compact JSON (no spaces, non-ASCII kept); objects JSON cannot
+    represent are written as their ``repr``, and NaN and infinities (which JSON lacks) as
+    ``null``."""
     try:
         # pydantic-core's encoder is several times faster than the json module's, which
         # matters because every row and transcript record goes through here.
-        return to_json(value, fallback=repr).decode()
+        return to_json(value, fallback=repr, inf_nan_mode="null").decode()
     except ValueError:  # lone surrogates, bytes that are not UTF-8
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+        return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), default=repr)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities replaced by ``None`` (what ``to_json`` writes)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from pytest_ghxbench.api import RunResult, Tokens
+from pytest_ghxbench.api import RunResult, Tokens, ToolCall
 from pytest_ghxbench.metrics.row import RUNNER_ERROR
 from pytest_ghxbench.run.redact import Redactor
 from pytest_ghxbench.runlog.models import SCHEMA_VERSION, ItemRecord
@@ -104,6 +105,124 @@ def _timing(result: RunResult | None, wall_ms: float) -> dict[str, float | None]
         "startup_ms": startup if startup is not None else 0.0,
         "sdk_latency_ms": _number(result.sdk_latency_ms) if result is not None else None,
     }
+
+
+_OPTIONAL_STR = ("final_text", "session_id", "model", "error")
+# Durations in ms and money: a negative or non-finite one would count as a win in the gate.
+_MEASURES = ("cost_usd", "latency_ms", "startup_ms", "sdk_latency_ms")
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _possible(value: float) -> bool:
+    """Finite and >= 0 (an integer too large for a float is not finite either)."""
+    try:
+        return math.isfinite(float(value)) and value >= 0
+    except OverflowError:
+        return False
+
+
+def _malformed(name: str, expected: str, value: object) -> str:
+    # Names the type only: the value may hold a secret.
+    return (
+        f"adapter returned a malformed RunResult: {name} must be {expected}, "
+        f"got {type(value).__name__}"
+    )
+
+
+def _impossible(name: str, value: float, rule: str = "must be finite and >= 0") -> str:
+    try:
+        shown = repr(float(value))
+    except OverflowError:
+        shown = f"<an integer of {int(value).bit_length()} bits>"
+    return f"adapter returned an impossible {name}={shown}: {rule}"
+
+
+def _tool_call_problem(where: str, call: Any) -> str | None:
+    if not isinstance(call, ToolCall):
+        return _malformed(where, "a ToolCall", call)
+    if not isinstance(call.name, str):
+        return _malformed(f"{where}.name", "a str", call.name)
+    if not isinstance(call.arguments, Mapping):
+        return _malformed(f"{where}.arguments", "a mapping", call.arguments)
+    if not isinstance(call.ok, bool):
+        return _malformed(f"{where}.ok", "a bool", call.ok)
+    if call.output is not None and not isinstance(call.output, str):
+        return _malformed(f"{where}.output", "a str or None", call.output)
+    if call.duration_ms is not None and not _is_number(call.duration_ms):
+        return _malformed(f"{where}.duration_ms", "a number or None", call.duration_ms)
+    if call.duration_ms is not None and not _possible(call.duration_ms):
+        return _impossible(f"{where}.duration_ms", call.duration_ms)
+    return None
+
+
+def _shape_problem(result: RunResult) -> str | None:
+    """The first field of the wrong type."""
+    for name in _OPTIONAL_STR:
+        value = getattr(result, name)
+        if value is not None and not isinstance(value, str):
+            return _malformed(name, "a str or None", value)
+    if not isinstance(result.tokens, Tokens):
+        return _malformed("tokens", "a Tokens", result.tokens)
+    if not isinstance(result.tool_calls, (list, tuple)):
+        return _malformed("tool_calls", "a list or tuple of ToolCall", result.tool_calls)
+    for index, call in enumerate(result.tool_calls):
+        if (problem := _tool_call_problem(f"tool_calls[{index}]", call)) is not None:
+            return problem
+    for name in _MEASURES:
+        value = getattr(result, name)
+        if value is not None and not _is_number(value):
+            return _malformed(name, "a number or None", value)
+    if result.api_calls is not None and not _is_count(result.api_calls):
+        return _malformed("api_calls", "a whole number or None", result.api_calls)
+    if not _is_count(result.internal_retry_count):
+        return _malformed("internal_retry_count", "a whole number", result.internal_retry_count)
+    breakdown = result.timing_breakdown
+    if breakdown is not None and not isinstance(breakdown, Mapping):
+        return _malformed("timing_breakdown", "a mapping or None", breakdown)
+    for key, value in (breakdown or {}).items():
+        if not isinstance(key, str):
+            return _malformed("timing_breakdown's keys", "str", key)
+        if not _is_number(value):
+            return _malformed(f"timing_breakdown[{key!r}]", "a number", value)
+    return None
+
+
+def _value_problem(result: RunResult) -> str | None:
+    """The first number no measurement can have: negative, NaN or infinite."""
+    for name in ("input", "output", "reasoning", "cache_read", "cache_write", "total"):
+        value = getattr(result.tokens, name)
+        if not _is_count(value):
+            return _malformed(f"tokens.{name}", "a whole number", value)
+        if value < 0:
+            return _impossible(f"tokens.{name}", value, "must be a whole number >= 0")
+    for name in _MEASURES:
+        value = getattr(result, name)
+        if value is not None and not _possible(value):
+            return _impossible(name, value)
+    for name in ("api_calls", "internal_retry_count"):
+        value = getattr(result, name)
+        if value is not None and value < 0:
+            return _impossible(name, value, "must be >= 0")
+    for key, value in (result.timing_breakdown or {}).items():
+        if not _possible(value):
+            return _impossible(f"timing_breakdown[{key!r}]", value)
+    return None
+
+
+def result_problem(result: Any) -> str | None:
+    """Why an adapter's return value cannot become a row, in one line, or None: not a
+    :class:`RunResult`, a field of the wrong type (named with its type, never its value, which
+    may hold a secret), or an impossible number (negative, NaN or infinite)."""
+    if not isinstance(result, RunResult):
+        return f"adapter returned {type(result).__name__}, expected pytest_ghxbench.RunResult"
+    return _shape_problem(result) or _value_problem(result)
 
 
 def outcome_data(
