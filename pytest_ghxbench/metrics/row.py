@@ -6,10 +6,11 @@ import functools
 import re
 import types
 from collections.abc import Mapping
-from typing import Any, NamedTuple, Union, get_args, get_origin
+from typing import Annotated, Any, NamedTuple, Union, get_args, get_origin
 
 import annotated_types
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
+from pydantic.types import AllowInfNan
 from pydantic_core import CoreSchema, SchemaValidator
 from pydantic_core import core_schema as cs
 
@@ -17,6 +18,10 @@ from pytest_ghxbench.api import Tokens
 
 RUNNER_ERROR = "runner_error"
 _TIMEOUT_STALL = re.compile(r"\b(timeout|timed out|stall|stalled)\b", re.IGNORECASE)
+
+Measure = Annotated[float, annotated_types.Ge(0), AllowInfNan(False)]
+"""A duration in ms or an amount of money: finite and >= 0. A negative or non-finite one would
+count as a win in the gate (a "105% latency reduction"), and JSON has no NaN or Infinity."""
 
 
 class ModelInfo(BaseModel):
@@ -59,16 +64,16 @@ class Row(BaseModel):
     session_id: str | None = None
     success: bool
     output_valid: bool
-    latency_ms_wall: float = 0.0
-    startup_ms: float | None = None
-    sdk_latency_ms: float | None = None
+    latency_ms_wall: Measure = 0.0
+    startup_ms: Measure | None = None
+    sdk_latency_ms: Measure | None = None
     timing_breakdown: dict[str, Any] | None = None
     tokens: Tokens = Field(default_factory=Tokens)
-    cost: float = 0.0
-    tool_calls: int = 0
-    api_calls: int = 0
-    internal_retry_count: int = 0
-    external_retry_count: int = 0
+    cost: Measure = 0.0
+    tool_calls: NonNegativeInt = 0
+    api_calls: NonNegativeInt = 0
+    internal_retry_count: NonNegativeInt = 0
+    external_retry_count: NonNegativeInt = 0
     model: ModelInfo = Field(default_factory=ModelInfo)
     git: GitInfo = Field(default_factory=GitInfo)
     error: RowError | None = None
@@ -176,7 +181,7 @@ def plain_row_validator() -> SchemaValidator:
 def _plain_model_schema(model: type[BaseModel]) -> CoreSchema:
     fields: dict[str, cs.TypedDictField] = {}
     for name, info in model.model_fields.items():
-        schema = _plain_schema(info.annotation, _lower_bound(info.metadata))
+        schema = _plain_schema(info.annotation, tuple(info.metadata))
         # Tokens derives an absent total from its parts: only a line that has one is plain.
         if info.is_required() or (model is Tokens and name == "total"):
             fields[name] = cs.typed_dict_field(schema, required=True)
@@ -190,25 +195,35 @@ def _plain_model_schema(model: type[BaseModel]) -> CoreSchema:
     return cs.typed_dict_schema(fields, extra_behavior="allow", strict=True)
 
 
-def _lower_bound(metadata: list[Any]) -> int | None:
+def _lower_bound(metadata: tuple[Any, ...]) -> int | None:
+    bounds: list[int] = []
     for constraint in metadata:
-        if isinstance(constraint, annotated_types.Ge) and isinstance(constraint.ge, int):
-            return constraint.ge
-    return None
+        if isinstance(constraint, annotated_types.Ge):
+            if not isinstance(constraint.ge, int):
+                raise TypeError(f"no plain JSON schema for a row field bounded by {constraint!r}")
+            bounds.append(constraint.ge)
+    return max(bounds) if bounds else None
 
 
-def _plain_schema(annotation: Any, ge: int | None = None) -> CoreSchema:
+def _plain_schema(annotation: Any, metadata: tuple[Any, ...] = ()) -> CoreSchema:
     origin = get_origin(annotation)
+    known = (annotated_types.Ge, AllowInfNan)
+    if origin is Annotated:
+        base, *constraints = get_args(annotation)
+        return _plain_schema(base, (*metadata, *constraints))
+    if any(not isinstance(constraint, known) for constraint in metadata):
+        raise TypeError(f"no plain JSON schema for a row field constrained by {metadata!r}")
     if origin in (Union, types.UnionType):
         members = [member for member in get_args(annotation) if member is not type(None)]
         if len(members) == 1:
-            return cs.nullable_schema(_plain_schema(members[0]))
+            return cs.nullable_schema(_plain_schema(members[0], metadata))
     elif annotation is bool:
         return cs.bool_schema(strict=True)
     elif annotation is int:
-        return cs.int_schema(strict=True, ge=ge)
+        return cs.int_schema(strict=True, ge=_lower_bound(metadata))
     elif annotation is float:
-        return cs.float_schema(strict=True)
+        finite = any(isinstance(c, AllowInfNan) and not c.allow_inf_nan for c in metadata)
+        return cs.float_schema(strict=True, ge=_lower_bound(metadata), allow_inf_nan=not finite)
     elif annotation is str:
         return cs.str_schema(strict=True)
     elif origin is dict and get_args(annotation) == (str, Any):

@@ -107,6 +107,22 @@ def _parse_int(column: str, raw: str) -> int:
     return int(value)
 
 
+# A negative duration, cost or count would count as a win in the gate: such a record is a
+# problem with its line, never a row.
+def _parse_measure(column: str, raw: str) -> float:
+    value = _parse_float(column, raw)
+    if value < 0:
+        raise _CellError(column, "a number >= 0", raw)
+    return value
+
+
+def _parse_count(column: str, raw: str) -> int:
+    value = _parse_int(column, raw)
+    if value < 0:
+        raise _CellError(column, "a whole number >= 0", raw)
+    return value
+
+
 class _CsvRecord:
     """Typed access to one CSV record; empty or absent optional cells give the default."""
 
@@ -184,9 +200,9 @@ def _guess_extra(value: str) -> Any:
 def _csv_row(record: _CsvRecord, aliases: Mapping[str, str]) -> dict[str, Any]:
     run_id = record.required("run_id")
     mode = record.required("mode")
-    retries = record.optional("external_retry_count", _parse_int, None)
+    retries = record.optional("external_retry_count", _parse_count, None)
     if retries is None:
-        retries = record.optional("retry_count", _parse_int, 0)
+        retries = record.optional("retry_count", _parse_count, 0)
     row: dict[str, Any] = {
         "timestamp": _timestamp_for(record, run_id),
         "run_id": run_id,
@@ -197,15 +213,15 @@ def _csv_row(record: _CsvRecord, aliases: Mapping[str, str]) -> dict[str, Any]:
         "session_id": record.raw("session_id") or None,
         "success": _parse_bool("success", record.required("success")),
         "output_valid": _parse_bool("output_valid", record.required("output_valid")),
-        "latency_ms_wall": record.optional("timing_wall_ms", _parse_float, 0.0),
+        "latency_ms_wall": record.optional("timing_wall_ms", _parse_measure, 0.0),
         "tokens": {
-            name: record.optional(f"tokens_{name}", _parse_int, 0)
+            name: record.optional(f"tokens_{name}", _parse_count, 0)
             for name in ("input", "output", "reasoning", "cache_read", "cache_write", "total")
         },
-        "cost": record.optional("cost_total_usd", _parse_float, 0.0),
-        "tool_calls": record.optional("tool_calls_total", _parse_int, 0),
-        "api_calls": record.optional("agent_turns", _parse_int, 0),
-        "internal_retry_count": record.optional("internal_retry_count", _parse_int, 0),
+        "cost": record.optional("cost_total_usd", _parse_measure, 0.0),
+        "tool_calls": record.optional("tool_calls_total", _parse_count, 0),
+        "api_calls": record.optional("agent_turns", _parse_count, 0),
+        "internal_retry_count": record.optional("internal_retry_count", _parse_count, 0),
         "external_retry_count": retries,
         "model": _model_for(record.raw("model")),
         "error": _error_for(record),
