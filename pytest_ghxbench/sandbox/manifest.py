@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pytest_ghxbench.sandbox.state import World
+from pytest_ghxbench.scenario.documents import YAMLRefused, check_yaml_bounds, construct_bounded_int
 from pytest_ghxbench.suite import default_seed
 
 __all__ = [
@@ -40,8 +41,12 @@ DEFAULT_SEED = default_seed()
 wheel's package data, or ``scenarios/`` of a checkout; see :mod:`pytest_ghxbench.suite`)."""
 
 
-# libyaml's loader when PyYAML was built with it: parsing the seed is most of a first load.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class _SeedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's loader when PyYAML was built with it (parsing the seed is most of a first
+    load), with huge integers refused; aliases and depth are checked before it runs."""
+
+
+_SeedLoader.add_constructor("tag:yaml.org,2002:int", construct_bounded_int)
 
 
 class SeedError(Exception):
@@ -167,12 +172,25 @@ def _assign_node_ids(world: World) -> None:
         project.node_id = project.node_id or world.node("PVT", project.owner, project.number)
 
 
+def _where(mark: yaml.Mark | None) -> str:
+    return f"{mark.line + 1}:{mark.column + 1}:" if mark is not None else ""
+
+
 def load_seed(path: Path) -> SeedFile:
     """Parse and validate a seed file; errors name the file and the field path."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        text = path.read_text(encoding="utf-8")
+        check_yaml_bounds(text, _SeedLoader, "sandbox seeds")
+        raw = yaml.load(text, Loader=_SeedLoader)
     except (OSError, UnicodeDecodeError) as exc:
         raise SeedError(f"{path}: cannot read sandbox seed: {exc}") from exc
+    except YAMLRefused as exc:
+        raise SeedError(f"{path}:{_where(exc.problem_mark)} {exc.problem}") from None
+    except yaml.MarkedYAMLError as exc:
+        problem = exc.problem or exc.context or "not YAML"
+        mark = exc.problem_mark or exc.context_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise SeedError(f"{path}: invalid YAML: {problem}{where}") from None
     except yaml.YAMLError as exc:
         raise SeedError(f"{path}: invalid YAML: {exc}") from exc
     if not isinstance(raw, dict):

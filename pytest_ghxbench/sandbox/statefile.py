@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from pytest_ghxbench import bounded_json
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
@@ -75,7 +76,7 @@ def load_world(path: Path) -> World:
     except (OSError, UnicodeDecodeError) as exc:
         raise StateFileError(f"{path}: cannot read sandbox state: {exc}") from exc
     try:
-        document = json.loads(text)
+        document = bounded_json.loads(text)
     except json.JSONDecodeError as exc:
         raise StateFileError(
             f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON in sandbox state: "

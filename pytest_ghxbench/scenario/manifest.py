@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from pytest_ghxbench import bounded_json
+from pytest_ghxbench.scenario.documents import BoundedSafeLoader, YAMLRefused
 from pytest_ghxbench.scenario.models import Scenario
 
 __all__ = [
@@ -48,6 +50,14 @@ def _rebuild_missing(dotted: str, reason: str, binding: str | None) -> MissingRe
     return MissingResource(dotted, reason, binding=binding)
 
 
+class _ManifestLoader(BoundedSafeLoader):
+    yaml_kind = "fixture manifests"
+
+
+def _where(mark: yaml.Mark | None) -> str:
+    return f"{mark.line + 1}:{mark.column + 1}:" if mark is not None else ""
+
+
 def load_manifest(path: Path) -> dict[str, Any]:
     """Read a fixture manifest (``.json``, else YAML, which also accepts JSON)."""
     try:
@@ -55,11 +65,20 @@ def load_manifest(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{path}: cannot read fixture manifest: {exc}") from exc
     try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+        if path.suffix.lower() == ".json":
+            data = bounded_json.loads(text)
+        else:
+            data = yaml.load(text, Loader=_ManifestLoader)
     except json.JSONDecodeError as exc:
-        raise ManifestError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from exc
+        raise ManifestError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except YAMLRefused as exc:
+        raise ManifestError(f"{path}:{_where(exc.problem_mark)} {exc.problem}") from None
+    except yaml.MarkedYAMLError as exc:
+        problem = exc.problem or exc.context or "invalid YAML"
+        where = _where(exc.problem_mark or exc.context_mark)
+        raise ManifestError(f"{path}:{where} invalid YAML: {problem}") from None
     except yaml.YAMLError as exc:
-        raise ManifestError(f"{path}: invalid YAML: {exc}") from exc
+        raise ManifestError(f"{path}: invalid YAML: {exc}") from None
     if not isinstance(data, dict):
         found = "nothing" if data is None else type(data).__name__
         raise ManifestError(f"{path}: a fixture manifest must be a mapping, got {found}")

@@ -59,7 +59,9 @@ def test_json_syntax_error_shows_line_and_column(write: Write) -> None:
 
 
 def test_json_nan_is_not_json(write: Write) -> None:
-    assert "NaN is not valid JSON" in _error(write("x.json", '{"timeout_ms": NaN}')).message
+    error = _error(write("x.json", '{"timeout_ms": NaN}'))
+    assert (error.line, error.column) == (1, 16)
+    assert error.message == "JSON refused: NaN is not a finite JSON number"
 
 
 @pytest.mark.parametrize(

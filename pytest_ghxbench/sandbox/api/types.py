@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pytest_ghxbench import bounded_json
+
 __all__ = ["ApiRequest", "ApiResponse", "ApiUrls", "BlobStore"]
 
 
@@ -77,10 +79,11 @@ class ApiRequest:
         return values[-1] if values else default
 
     def json_body(self) -> Any:
-        """The body parsed as JSON (``None`` when empty); ``ValueError`` when it is not JSON."""
+        """The body parsed as JSON (``None`` when empty); ``ValueError`` when it is not JSON or
+        beyond :mod:`~pytest_ghxbench.bounded_json`'s limits (too deep, a huge number, ``NaN``)."""
         if not self.body.strip():
             return None
-        return json.loads(self.body)
+        return bounded_json.loads(self.body)
 
 
 @dataclass
