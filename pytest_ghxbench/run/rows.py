@@ -1,4 +1,5 @@
-"""Building metric rows from an item's outcome (and from faults that left no outcome)."""
+"""Building metric rows from an item's outcome (and from faults that left no outcome), and
+checking that an adapter's result can become one (:func:`result_problem`)."""
 
 from __future__ import annotations
 
