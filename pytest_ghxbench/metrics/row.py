@@ -169,8 +169,9 @@ def plain_row_validator() -> SchemaValidator:
 
     It is generated from :class:`Row` and its nested models, so the two cannot drift apart, but
     it is strict: it accepts only exact JSON types (a JSON integer where ``Row`` has an ``int``,
-    ``true``/``false`` for a ``bool``, a string for a ``str``, a number for a ``float``), so
-    whatever it accepts ``Row`` accepts too, with the same values. Absent fields get ``Row``'s
+    ``true``/``false`` for a ``bool``, a string for a ``str``, a number for a ``float``) and
+    keeps ``Row``'s bounds (``>= 0``, no NaN or infinity for a :data:`Measure`), so whatever
+    it accepts ``Row`` accepts too, with the same values. Absent fields get ``Row``'s
     defaults, nested models become dicts of all their fields, extra fields are kept as they
     are. A row it rejects may still be a valid ``Row`` (``Row`` converts ``"3"`` to ``3``):
     give those to ``Row.model_validate`` for the conversions and the precise error messages.
