@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_ghxbench import bounded_json
 from pytest_ghxbench.ghx.registry import (
     Capability,
     all_capabilities,
@@ -182,14 +183,15 @@ def _run(args: list[str], client: ClientFactory, stdin: str) -> CliResult:
     if not text.strip():
         raise _UsageError(f"ghx run {capability_id}: {source} is empty; expected a JSON object")
     try:
-        value = json.loads(text)
+        value = bounded_json.loads(text)
     except json.JSONDecodeError as exc:
+        verdict = (
+            "is refused" if isinstance(exc, bounded_json.BoundedJSONError) else "is not valid JSON"
+        )
         raise _UsageError(
-            f"ghx run {capability_id}: {source} is not valid JSON: {exc.msg} "
+            f"ghx run {capability_id}: {source} {verdict}: {exc.msg} "
             f"(line {exc.lineno}, column {exc.colno})"
         ) from None
-    except RecursionError:
-        raise _UsageError(f"ghx run {capability_id}: {source} is nested too deeply") from None
     envelope = run_capability(client(), capability_id, value)
     if verbose:
         shown = envelope

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_ghxbench import bounded_json
+
 DEFAULT_API_URL = "https://api.github.com"
 _USER_AGENT = "pytest-ghxbench"
 _MAX_RETRIES = 3
@@ -116,9 +118,17 @@ class GitHubClient:
             req = urllib.request.Request(url, data=data, method=method, headers=headers)
             try:
                 with self._open(req) as answer:
-                    return Response(answer.status, dict(answer.headers), _decode(answer.read()))
+                    try:
+                        payload = _decode(answer.read())
+                    except bounded_json.BoundedJSONError as err:
+                        refused = f"response refused: {bounded_json.describe(err)}"
+                        raise GitHubError(method, path, answer.status, refused) from None
+                    return Response(answer.status, dict(answer.headers), payload)
             except urllib.error.HTTPError as exc:
-                payload = _decode(exc.read())
+                try:
+                    payload = _decode(exc.read())
+                except bounded_json.BoundedJSONError as err:
+                    payload = f"error response refused: {bounded_json.describe(err)}"
                 answer_headers = dict(exc.headers or {})
                 if exc.code in ok_statuses:
                     return Response(exc.code, answer_headers, payload)
@@ -204,10 +214,14 @@ class _SameHostCredentials(urllib.request.HTTPRedirectHandler):
 
 
 def _decode(raw: bytes) -> Any:
+    """JSON, or the text itself when it is not JSON (job logs); :class:`BoundedJSONError` for
+    JSON beyond :mod:`~pytest_ghxbench.bounded_json`'s limits."""
     if not raw:
         return None
     try:
-        return json.loads(raw)
+        return bounded_json.loads(raw)
+    except bounded_json.BoundedJSONError:
+        raise
     except ValueError:
         return raw.decode("utf-8", "replace")
 
