@@ -32,6 +32,7 @@ from pytest_ghxbench.metrics.stats import FloatArray, sorted_percentile
 
 __all__ = [
     "bootstrap_median_reduction_ci",
+    "bootstrap_reduction_replicates",
     "median_index_law",
     "sample_bootstrap_medians",
 ]
@@ -165,11 +166,41 @@ def bootstrap_median_reduction_ci(
     Scenarios are processed in sorted order with a generator seeded by ``seed``, so the same
     input always gives the same interval. ``None`` when no replicate has a comparable scenario.
     """
-    if resamples < 1:
-        raise ValueError(f"resamples must be >= 1, got {resamples}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be within (0, 1), got {confidence}")
+    _, matrix = bootstrap_reduction_replicates(per_scenario, resamples=resamples, seed=seed)
+    if matrix.shape[1] == 0:
+        return None
+    replicates = _median_ignoring_nan(matrix)
+    replicates = np.sort(replicates[np.isfinite(replicates)])
+    if replicates.size == 0:
+        return None
+    tail = (1 - confidence) / 2 * 100
+    low = sorted_percentile(replicates, tail)
+    high = sorted_percentile(replicates, 100 - tail)
+    if low is None or high is None:
+        return None
+    return low, high
+
+
+def bootstrap_reduction_replicates(
+    per_scenario: Mapping[str, tuple[Sequence[float] | FloatArray, Sequence[float] | FloatArray]],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> tuple[list[str], FloatArray]:
+    """The per-scenario replicates behind :func:`bootstrap_median_reduction_ci`.
+
+    Returns the scenario ids that can have a comparable replicate (sorted; a scenario without
+    rows on a side, or whose baseline values are all <= 0, is left out) and a
+    ``resamples x len(ids)`` matrix of ``100 * (mb - mc) / mb``, NaN where the replicate's ``mb``
+    is not > 0. The draws are the same as :func:`bootstrap_median_reduction_ci` makes with the
+    same arguments, so an interval read off this matrix agrees with it.
+    """
+    if resamples < 1:
+        raise ValueError(f"resamples must be >= 1, got {resamples}")
     rng = np.random.default_rng(seed)
+    ids: list[str] = []
     columns: list[FloatArray] = []
     for scenario_id in sorted(per_scenario):
         baseline_values, candidate_values = per_scenario[scenario_id]
@@ -185,19 +216,11 @@ def bootstrap_median_reduction_ci(
                 100 * (baseline_medians - candidate_medians) / baseline_medians,
                 np.nan,
             )
+        ids.append(scenario_id)
         columns.append(reduction)
     if not columns:
-        return None
-    replicates = _median_ignoring_nan(np.column_stack(columns))
-    replicates = np.sort(replicates[np.isfinite(replicates)])
-    if replicates.size == 0:
-        return None
-    tail = (1 - confidence) / 2 * 100
-    low = sorted_percentile(replicates, tail)
-    high = sorted_percentile(replicates, 100 - tail)
-    if low is None or high is None:
-        return None
-    return low, high
+        return ids, np.empty((resamples, 0))
+    return ids, np.column_stack(columns)
 
 
 def _median_ignoring_nan(matrix: FloatArray) -> FloatArray:

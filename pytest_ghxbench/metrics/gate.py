@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
-from pytest_ghxbench.metrics.profiles import CHECK_NAMES, CHECK_OPERATORS, Profile
+from pytest_ghxbench.metrics.profiles import CHECK_NAMES, CHECK_OPERATORS, INTERVAL, Profile
 from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row, RowRecord, is_timeout_stall_message
 from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent
 
@@ -261,7 +261,12 @@ def evaluate_gate_table(
         return result
 
     reliability = _reliability(table.mode(baseline), table.mode(candidate))
-    efficiency = _efficiency(table, profile, baseline, candidate, seed, resamples)
+    interval = profile.method == INTERVAL
+    # An interval profile bootstraps every metric itself and reports the token and latency
+    # intervals from the same replicates (the same draws as _ci would make).
+    efficiency = _efficiency(
+        table, profile, baseline, candidate, seed, 0 if interval else resamples
+    )
     values: dict[str, float | None] = {
         "reliability_success_rate_non_inferior": reliability["success_rate_delta_pp"],
         "reliability_output_validity": reliability["candidate_output_validity_rate"],
@@ -274,7 +279,24 @@ def evaluate_gate_table(
         "efficiency_tool_call_reduction": efficiency["tool_call_reduction_pct"],
         "efficiency_cost_reduction": efficiency["min_scenario_cost_reduction_pct"],
     }
+    vetoes: Mapping[str, str] = {}
+    details: Mapping[str, Mapping[str, Any]] = {}
+    if interval:
+        from pytest_ghxbench.metrics.stat_gate import interval_outcome
+
+        outcome = interval_outcome(
+            table, baseline, candidate, efficiency, seed=seed, resamples=resamples
+        )
+        values.update(outcome.values)
+        efficiency.update(outcome.intervals, bootstrap_resamples=resamples)
+        vetoes, details = outcome.vetoes, outcome.details
     checks = [_check(name, values[name], profile) for name in CHECK_NAMES]
+    for check in checks:
+        check.update(details.get(check["name"], {}))
+        veto = vetoes.get(check["name"])
+        if veto is not None:
+            check["passed"] = False
+            check["note"] = veto
     failed = [check["name"] for check in checks if not check["passed"]]
     result.update(
         evaluated=True,
@@ -282,6 +304,7 @@ def evaluate_gate_table(
         reason=(
             f"{len(failed)} of {len(checks)} checks failed: {', '.join(failed)}"
             + (f"; coverage: {efficiency['coverage_note']}" if efficiency["coverage_note"] else "")
+            + "".join(f"; {name}: {note}" for name, note in vetoes.items())
             if failed
             else f"all {len(checks)} checks passed"
         ),
@@ -413,7 +436,7 @@ def _efficiency(
 def _ci(
     per_scenario: Mapping[str, tuple[FloatArray, FloatArray]], seed: int, resamples: int
 ) -> list[float] | None:
-    if not per_scenario:
+    if not per_scenario or resamples == 0:
         return None
     interval = bootstrap_median_reduction_ci(per_scenario, resamples=resamples, seed=seed)
     return None if interval is None else [interval[0], interval[1]]

@@ -1,6 +1,9 @@
-"""Gate profiles: named threshold sets for the ten checks of the dual gate (SPEC section 7).
+"""Gate profiles: named threshold sets for the ten checks of the dual gate (SPEC sections 7, 14).
 
-Two profiles are built in (``verify_pr`` and ``verify_release``). Configuration can override
+Four profiles are built in: the seed's ``verify_pr`` and ``verify_release``, which compare point
+estimates with their thresholds (method ``"point"``), and ``verify_pr_stat`` and
+``verify_release_stat``, which compare one-sided confidence bounds (method ``"interval"``, see
+:mod:`pytest_ghxbench.metrics.stat_gate`). Configuration can override
 their thresholds, add new profiles (a new profile starts from ``verify_pr`` unless it says
 ``extends = "<profile>"``), and replace thresholds for a specific model through an expectations
 table keyed by ``provider/model``. Plugins may contribute whole profiles.
@@ -20,7 +23,10 @@ __all__ = [
     "CHECK_OPERATORS",
     "DEFAULT_BASE_PROFILE",
     "EXTENDS_KEY",
+    "INTERVAL",
+    "METHODS",
     "MIN_SAMPLES_KEY",
+    "POINT",
     "Profile",
     "ProfileError",
     "apply_model_expectations",
@@ -61,6 +67,12 @@ MIN_SAMPLES_KEY = "min_samples_per_scenario_per_mode"
 EXTENDS_KEY = "extends"
 DEFAULT_BASE_PROFILE = "verify_pr"
 
+# How a profile decides its checks: on point estimates (the seed's rule) or on one-sided
+# confidence bounds. A profile made with ``extends`` inherits its parent's method.
+POINT = "point"
+INTERVAL = "interval"
+METHODS: tuple[str, ...] = (POINT, INTERVAL)
+
 
 class ProfileError(ValueError):
     """A profile definition, override or expectation is invalid."""
@@ -79,11 +91,16 @@ class Profile:
     thresholds: Mapping[str, float]
     min_samples_per_scenario_per_mode: int
     description: str = field(default="", compare=False)
+    method: str = POINT
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ProfileError(f"profile name must be a non-empty string, got {self.name!r}")
         context = f"profile {self.name!r}"
+        if self.method not in METHODS:
+            raise ProfileError(
+                f"{context}: method must be one of {', '.join(METHODS)}, got {self.method!r}"
+            )
         unknown = sorted(set(self.thresholds) - set(CHECK_NAMES))
         if unknown:
             raise ProfileError(
@@ -108,7 +125,7 @@ class Profile:
                 minimum = value
             else:
                 thresholds[key] = value
-        return Profile(name or self.name, thresholds, minimum, self.description)
+        return Profile(name or self.name, thresholds, minimum, self.description, self.method)
 
     def to_json_dict(self) -> dict[str, Any]:
         """Plain-data form (for summaries and ``--help`` style listings)."""
@@ -116,6 +133,7 @@ class Profile:
             "name": self.name,
             "thresholds": dict(self.thresholds),
             MIN_SAMPLES_KEY: self.min_samples_per_scenario_per_mode,
+            "method": self.method,
         }
 
 
@@ -139,8 +157,10 @@ def _min_samples(context: str, value: Any, valid: Iterable[str]) -> int:
     return int(number)
 
 
-def _profile(name: str, values: tuple[float, ...], minimum: int, description: str) -> Profile:
-    return Profile(name, dict(zip(CHECK_NAMES, values, strict=True)), minimum, description)
+def _profile(
+    name: str, values: tuple[float, ...], minimum: int, description: str, method: str = POINT
+) -> Profile:
+    return Profile(name, dict(zip(CHECK_NAMES, values, strict=True)), minimum, description, method)
 
 
 BUILTIN_PROFILES: Mapping[str, Profile] = MappingProxyType(
@@ -150,6 +170,22 @@ BUILTIN_PROFILES: Mapping[str, Profile] = MappingProxyType(
         ),
         "verify_release": _profile(
             "verify_release", (1, 96, 6, 3, 18, 75, 12, 12, 18, 15), 5, "release gate"
+        ),
+        # The same limits, decided on one-sided 95% bounds (stat_gate.py); the efficiency
+        # thresholds are what the lower bound of the reduction must clear.
+        "verify_pr_stat": _profile(
+            "verify_pr_stat",
+            (3, 95, 7, 4, 20, 70, 10, 10, 15, 10),
+            3,
+            "pull-request gate on confidence bounds",
+            INTERVAL,
+        ),
+        "verify_release_stat": _profile(
+            "verify_release_stat",
+            (1, 96, 6, 3, 18, 75, 12, 12, 18, 15),
+            4,
+            "release gate on confidence bounds",
+            INTERVAL,
         ),
     }
 )

@@ -37,7 +37,14 @@ def test_check_names_follow_the_spec_table() -> None:
 
 
 def test_builtin_profiles_hold_the_spec_thresholds() -> None:
-    assert set(BUILTIN_PROFILES) == {"verify_pr", "verify_release"}
+    assert set(BUILTIN_PROFILES) == {
+        "verify_pr",
+        "verify_release",
+        "verify_pr_stat",
+        "verify_release_stat",
+    }
+    assert BUILTIN_PROFILES["verify_pr"].method == BUILTIN_PROFILES["verify_release"].method
+    assert BUILTIN_PROFILES["verify_pr"].method == "point"
     assert _values(BUILTIN_PROFILES["verify_pr"]) == PR_VALUES
     assert BUILTIN_PROFILES["verify_pr"].min_samples_per_scenario_per_mode == 3
     assert _values(BUILTIN_PROFILES["verify_release"]) == RELEASE_VALUES
@@ -101,7 +108,7 @@ def test_extends_of_an_unknown_profile_lists_the_valid_ones() -> None:
         build_profiles({"nightly": {"extends": "verify_prr"}})
     message = str(error.value)
     assert "'nightly'" in message and "'verify_prr'" in message
-    assert "verify_pr, verify_release" in message
+    assert "verify_pr, verify_pr_stat, verify_release, verify_release_stat" in message
 
 
 def test_unknown_key_names_profile_key_and_valid_keys() -> None:
