@@ -94,11 +94,12 @@ def _write_block(tr: Any, lines: list[str], **markup: bool) -> None:
 
 
 def _tables(tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config) -> None:
-    from pytest_ghxbench.report.terminal import checks_table, mode_table
+    from pytest_ghxbench.report.terminal import checks_table, mode_table, scenario_reliability
 
     for line in mode_table(verdict.summary):
         tr.write_line(line)
     _write_block(tr, checks_table(verdict.summary))
+    _write_block(tr, scenario_reliability(verdict.summary))
 
 
 def _failed_items(
