@@ -162,7 +162,7 @@ class RowTable:
             order = np.argsort(codes, kind="stable")
             sorted_codes = codes[order]
             starts = np.flatnonzero(np.diff(sorted_codes, prepend=-1))
-            ends = [*starts[1:].tolist(), len(sorted_codes)]
+            ends = [*starts[1:].tolist(), len(sorted_codes)] if len(starts) else []
             groups = {
                 self._scenario_names[int(sorted_codes[start])]: self._columns(
                     indices[order[start:end]]

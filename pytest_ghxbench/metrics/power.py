@@ -1,19 +1,14 @@
 """How often a gate profile passes, by simulation through the gate itself (``ghxbench power``).
 
-A :class:`NoiseModel` holds, per scenario and per role (baseline, candidate), what the rows
-showed: the median and the coefficient of variation of each efficiency metric over the stable
-rows, and the rows' reliability flags. A simulated run draws, for every scenario and role, the
-same number of rows as the design asks: each row's flags are one observed row's flags drawn at
-random, and each metric is lognormal with the scenario's median and CV. The candidate's medians
-are the baseline's times ``1 - effect``. The rows then go through
-:func:`~pytest_ghxbench.metrics.gate.evaluate_gate_table`, the function the session and
-``ghxbench report`` call, so the planner can only disagree with the gate by Monte-Carlo error.
-Only the bootstrap is cheaper: :data:`PLANNING_RESAMPLES` resamples instead of 10,000 (which
-moves each one-sided bound by a fraction of its own noise, not its place).
+Runs are drawn from a :class:`~pytest_ghxbench.metrics.noise.NoiseModel` of the rows' noise and
+go through :func:`~pytest_ghxbench.metrics.gate.evaluate_gate_table`, the function the session
+and ``ghxbench report`` call, so the planner can only disagree with the gate by Monte-Carlo
+error. Only the bootstrap is cheaper: an interval profile's runs use :data:`PLANNING_RESAMPLES`
+resamples instead of 10,000 (which moves each one-sided bound by a fraction of its own noise);
+a point profile's verdict does not read its intervals at all.
 
 * ``pass_probability``: the share of simulated runs that pass with the given effect;
-* ``false_pass_probability``: the same with no effect, the candidate drawn like the baseline
-  (its medians, CVs and flags);
+* ``false_pass_probability``: the same with no effect, the candidate drawn like the baseline;
 * ``reps_needed``: the fewest repetitions per scenario and mode at which the pass probability
   reaches the target (searched up to :data:`MAX_REPS`; ``None`` beyond it).
 """
@@ -21,139 +16,30 @@ moves each one-sided bound by a fraction of its own noise, not its place).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from pytest_ghxbench.metrics.gate import GroupColumns, RowTable, evaluate_gate_table
-from pytest_ghxbench.metrics.profiles import Profile
-from pytest_ghxbench.metrics.row import RUNNER_ERROR, RowRecord
-from pytest_ghxbench.metrics.stats import FloatArray, median
+from pytest_ghxbench.metrics.gate import RowTable, evaluate_gate_table
+from pytest_ghxbench.metrics.noise import BASELINE, METRICS, NoiseModel, simulated_records, truth
+from pytest_ghxbench.metrics.profiles import INTERVAL, Profile
+from pytest_ghxbench.metrics.row import Row
 
 __all__ = [
     "MAX_REPS",
     "METRICS",
     "PLANNING_RESAMPLES",
-    "NoiseModel",
     "PowerEstimate",
     "estimate_power",
     "pass_probability",
+    "power_line",
+    "reps_needed",
 ]
 
-METRICS: tuple[str, ...] = ("tokens_active", "latency_ms", "tool_calls", "cost_usd")
 PLANNING_RESAMPLES = 400
 MAX_REPS = 50
-BASELINE, CANDIDATE = 0, 1
-
-# Flag bits of a row: what the gate's reliability checks and stable sample read.
-_SUCCESS, _VALID, _RUNNER_ERROR, _STALL, _RETRIED = 1, 2, 4, 8, 16
-IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class NoiseModel:
-    """What a simulated run is drawn from (see the module docstring).
-
-    ``medians[r, s, m]`` and ``sigmas[r, s, m]`` (the lognormal's log-scale spread, from the CV:
-    ``sqrt(log(1 + cv**2))``) per role ``r`` (0 baseline, 1 candidate), scenario ``s`` and
-    metric ``m`` of :data:`METRICS`; ``flags[r][s]`` the observed rows' flag codes (empty where the
-    role has no rows of the scenario, which then gets none); ``rows[r, s]`` the observed count.
-    ``whole_tool_calls`` rounds simulated tool calls to whole numbers, as real ones are.
-    """
-
-    scenario_ids: tuple[str, ...]
-    medians: FloatArray
-    sigmas: FloatArray
-    flags: tuple[tuple[IntArray, ...], tuple[IntArray, ...]]
-    rows: IntArray
-    whole_tool_calls: bool = True
-
-    @classmethod
-    def from_table(cls, table: RowTable, baseline: str, candidate: str) -> NoiseModel:
-        """The noise of ``table``'s rows of the two modes."""
-        groups = (table.scenarios(baseline), table.scenarios(candidate))
-        ids = tuple(sorted(set(groups[0]) | set(groups[1])))
-        shape = (2, len(ids), len(METRICS))
-        medians, cvs = np.full(shape, np.nan), np.full(shape, np.nan)
-        flags: tuple[list[IntArray], list[IntArray]] = ([], [])
-        rows = np.zeros((2, len(ids)), dtype=np.int64)
-        whole = True
-        for role in (BASELINE, CANDIDATE):
-            for index, scenario_id in enumerate(ids):
-                group = groups[role].get(scenario_id)
-                flags[role].append(_flag_codes(group))
-                rows[role, index] = 0 if group is None else group.runs
-                for metric_index, metric in enumerate(METRICS):
-                    values = np.empty(0) if group is None else group.stable_values(metric)
-                    if metric == "tool_calls":
-                        whole = whole and bool(np.all(values == np.round(values)))
-                    medians[role, index, metric_index] = _or_nan(median(values))
-                    cvs[role, index, metric_index] = _cv(values)
-        return cls(
-            ids,
-            medians,
-            _sigmas(cvs),
-            (tuple(flags[0]), tuple(flags[1])),
-            rows,
-            whole,
-        )
-
-    def observed_effects(self) -> dict[str, float]:
-        """Per metric, the median across scenarios of the candidate's reduction in percent."""
-        effects: dict[str, float] = {}
-        for metric_index, metric in enumerate(METRICS):
-            base, cand = self.medians[0, :, metric_index], self.medians[1, :, metric_index]
-            usable = np.isfinite(base) & np.isfinite(cand) & (base > 0)
-            value = median(100 * (base[usable] - cand[usable]) / base[usable])
-            effects[metric] = 0.0 if value is None else value
-        return effects
-
-    def design_reps(self) -> int:
-        """The repetitions per scenario and mode of the observed design (the median count)."""
-        counts = self.rows[self.rows > 0]
-        return int(np.median(counts)) if counts.size else 0
-
-
-def _flag_codes(group: GroupColumns | None) -> IntArray:
-    if group is None:
-        return np.empty(0, dtype=np.int64)
-    return np.asarray(
-        group.success * _SUCCESS
-        + group.output_valid * _VALID
-        + group.runner_error * _RUNNER_ERROR
-        + group.timeout_stall * _STALL
-        + group.retried * _RETRIED,
-        dtype=np.int64,
-    )
-
-
-def _or_nan(value: float | None) -> float:
-    return math.nan if value is None else value
-
-
-def _cv(values: FloatArray) -> float:
-    if values.size < 2 or float(values.mean()) <= 0:
-        return math.nan
-    return float(values.std(ddof=1) / values.mean())
-
-
-def _sigmas(cvs: FloatArray) -> FloatArray:
-    """Lognormal spreads; a scenario without a CV of its own gets its role's (else the other
-    role's) median CV for the metric, and no spread when neither has one."""
-    filled = cvs.copy()
-    for metric_index in range(cvs.shape[2]):
-        pooled = [
-            _or_nan(median(cvs[role, :, metric_index][np.isfinite(cvs[role, :, metric_index])]))
-            for role in (0, 1)
-        ]
-        for role in (0, 1):
-            fallback = pooled[role] if math.isfinite(pooled[role]) else pooled[1 - role]
-            column = filled[role, :, metric_index]
-            column[~np.isfinite(column)] = fallback if math.isfinite(fallback) else 0.0
-    return np.asarray(np.sqrt(np.log1p(filled**2)), dtype=float)
 
 
 @dataclass(frozen=True)
@@ -190,71 +76,33 @@ class PowerEstimate:
         }
 
 
-def _truth(
-    model: NoiseModel, effects: Mapping[str, float] | None
-) -> tuple[FloatArray, FloatArray, tuple[tuple[IntArray, ...], tuple[IntArray, ...]]]:
-    """Medians, spreads and flag pools of the simulated runs: the candidate's medians are the
-    baseline's scaled by ``1 - effect``, or, without effects, the candidate is the baseline."""
-    medians, sigmas = model.medians.copy(), model.sigmas.copy()
-    base_flags, cand_flags = model.flags
-    known = np.isfinite(model.medians[BASELINE])
-    if effects is None:
-        medians[CANDIDATE] = np.where(known, model.medians[BASELINE], medians[CANDIDATE])
-        sigmas[CANDIDATE] = np.where(known, model.sigmas[BASELINE], sigmas[CANDIDATE])
-        cand_flags = tuple(
-            base if base.size and cand.size else cand
-            for base, cand in zip(base_flags, cand_flags, strict=True)
-        )
-    else:
-        scale = np.array([1 - effects[metric] / 100 for metric in METRICS])
-        medians[CANDIDATE] = np.where(
-            known, model.medians[BASELINE] * scale[None, :], medians[CANDIDATE]
-        )
-    return np.nan_to_num(medians, nan=0.0), sigmas, (base_flags, cand_flags)
-
-
-def _simulated_records(
+def _trial_passes(
     model: NoiseModel,
-    truth: tuple[FloatArray, FloatArray, tuple[tuple[IntArray, ...], tuple[IntArray, ...]]],
-    modes: tuple[str, str],
+    profile: Profile,
+    *,
+    baseline: str,
+    candidate: str,
+    effects: Mapping[str, float] | None,
     reps: int | None,
-    rng: np.random.Generator,
-) -> list[RowRecord]:
-    medians, sigmas, flags = truth
-    records: list[RowRecord] = []
-    for role, mode in enumerate(modes):
-        for index, scenario_id in enumerate(model.scenario_ids):
-            pool = flags[role][index]
-            count = int(model.rows[role, index]) if reps is None else reps
-            if pool.size == 0 or count == 0:
-                continue
-            codes = pool[rng.integers(0, pool.size, count)]
-            noise = np.exp(sigmas[role, index] * rng.standard_normal((count, len(METRICS))))
-            values = medians[role, index] * noise
-            if model.whole_tool_calls:
-                values[:, 2] = np.round(values[:, 2])
-            records.extend(
-                RowRecord(
-                    mode,
-                    scenario_id,
-                    "simulated",
-                    "model",
-                    bool(code & _SUCCESS),
-                    bool(code & _VALID),
-                    1 if code & _RETRIED else 0,
-                    RUNNER_ERROR if code & _RUNNER_ERROR else None,
-                    ("timeout" if code & _STALL else "error") if code & _RUNNER_ERROR else None,
-                    tokens,
-                    0,
-                    latency,
-                    tools,
-                    cost,
-                )
-                for code, (tokens, latency, tools, cost) in zip(
-                    codes.tolist(), values.tolist(), strict=True
-                )
-            )
-    return records
+    seed: int,
+    resamples: int,
+) -> Iterator[bool]:
+    """The gate's verdict on one simulated run after another (endless; seeded)."""
+    rng = np.random.default_rng(seed)
+    drawn = truth(model, effects)
+    # A point profile's verdict never reads the bootstrap intervals: skip their resampling.
+    gate_resamples = resamples if profile.method == INTERVAL else 1
+    while True:
+        records = simulated_records(model, drawn, (baseline, candidate), reps, rng)
+        gate = evaluate_gate_table(
+            RowTable.from_records(records),
+            profile=profile,
+            baseline=baseline,
+            candidate=candidate,
+            seed=int(rng.integers(2**31)),
+            resamples=gate_resamples,
+        )
+        yield bool(gate["passed"])
 
 
 def pass_probability(
@@ -277,21 +125,32 @@ def pass_probability(
     """
     if trials < 1:
         raise ValueError(f"trials must be >= 1, got {trials}")
-    rng = np.random.default_rng(seed)
-    truth = _truth(model, effects)
+    verdicts = _trial_passes(
+        model,
+        profile,
+        baseline=baseline,
+        candidate=candidate,
+        effects=effects,
+        reps=reps,
+        seed=seed,
+        resamples=resamples,
+    )
+    return sum(next(verdicts) for _ in range(trials)) / trials
+
+
+def _reaches(verdicts: Iterator[bool], target: float, trials: int) -> bool:
+    """Whether the pass share reaches ``target``, stopping early (after at least 10 runs) once
+    the 95% Wilson interval of the share lies on one side of it."""
+    from pytest_ghxbench.compare.compute import _wilson  # compare imports the gate
+
     passes = 0
-    for _ in range(trials):
-        records = _simulated_records(model, truth, (baseline, candidate), reps, rng)
-        gate = evaluate_gate_table(
-            RowTable.from_records(records),
-            profile=profile,
-            baseline=baseline,
-            candidate=candidate,
-            seed=int(rng.integers(2**31)),
-            resamples=resamples,
-        )
-        passes += bool(gate["passed"])
-    return passes / trials
+    for done in range(1, trials + 1):
+        passes += next(verdicts)
+        if done >= 10 and done % 5 == 0:
+            low, high = _wilson(passes, done, 1.96)
+            if low > target or high < target:
+                break
+    return passes / done >= target
 
 
 def reps_needed(
@@ -301,17 +160,31 @@ def reps_needed(
     effects: Mapping[str, float],
     target_power: float,
     max_reps: int = MAX_REPS,
-    **simulation: Any,
+    trials: int = 200,
+    baseline: str = "agent_direct",
+    candidate: str = "ghx",
+    seed: int = 0,
+    resamples: int = PLANNING_RESAMPLES,
 ) -> int | None:
     """The fewest reps per scenario and mode whose pass probability reaches ``target_power``:
-    doubling from the profile's minimum, then bisecting (the same seed at every count, so the
-    runs compared differ by the count, not the draws). ``None`` when ``max_reps`` does not."""
+    doubling from the profile's minimum, then bisecting, each count judged on up to ``trials``
+    simulated runs (fewer when the answer is clear; the same seed at every count, so the runs
+    compared differ by the count, not the draws). ``None`` when ``max_reps`` does not reach it."""
     known: dict[int, bool] = {}
 
     def enough(reps: int) -> bool:
         if reps not in known:
-            power = pass_probability(model, profile, effects=effects, reps=reps, **simulation)
-            known[reps] = power >= target_power
+            verdicts = _trial_passes(
+                model,
+                profile,
+                baseline=baseline,
+                candidate=candidate,
+                effects=effects,
+                reps=reps,
+                seed=seed,
+                resamples=resamples,
+            )
+            known[reps] = _reaches(verdicts, target_power, trials)
         return known[reps]
 
     low = profile.min_samples_per_scenario_per_mode - 1  # fewer rows: no scenario is eligible
@@ -386,4 +259,52 @@ def estimate_power(
         trials=trials,
         search_trials=search,
         resamples=resamples,
+    )
+
+
+POWER_LINE_TRIALS = 40
+
+
+def power_line(
+    rows: Sequence[Row] | RowTable,
+    profile: Profile,
+    *,
+    effect_pct: float = 15.0,
+    baseline: str = "agent_direct",
+    candidate: str = "ghx",
+    target_power: float = 0.8,
+    seed: int = 0,
+) -> str:
+    """One line for the verdict: how often a true ``effect_pct`` reduction would pass at the
+    rows' noise, and the reps per scenario that would give ``target_power``.
+
+    Cheap enough for the end of every session (about a second for 200 rows): the pass share is
+    estimated from :data:`POWER_LINE_TRIALS` simulated runs (its standard error is in the line)
+    and each count of the reps search stops as soon as its answer is clear.
+    """
+    table = rows if isinstance(rows, RowTable) else RowTable(rows)
+    model = NoiseModel.from_table(table, baseline, candidate)
+    if not any(pool.size for pool in model.flags[BASELINE]):
+        return f"power: no {baseline} rows to estimate the noise from"
+    effects = dict.fromkeys(METRICS, float(effect_pct))
+    common: dict[str, Any] = {"baseline": baseline, "candidate": candidate, "seed": seed}
+    share = pass_probability(model, profile, effects=effects, trials=POWER_LINE_TRIALS, **common)
+    reps = reps_needed(
+        model,
+        profile,
+        effects=effects,
+        target_power=target_power,
+        trials=POWER_LINE_TRIALS,
+        **common,
+    )
+    error = math.sqrt(max(share * (1 - share), 0.5 / POWER_LINE_TRIALS) / POWER_LINE_TRIALS)
+    needed = (
+        f"{reps} reps per scenario would give {target_power:.0%}"
+        if reps is not None
+        else f"more than {MAX_REPS} reps per scenario would be needed for {target_power:.0%}"
+    )
+    return (
+        f"with this noise a true {effect_pct:g}% reduction would pass {profile.name} "
+        f"{share:.0%} of the time (±{error:.0%}, {POWER_LINE_TRIALS} simulated runs at "
+        f"{model.design_reps()} reps); {needed}"
     )
