@@ -124,8 +124,8 @@ def test_adapter_exception_is_a_runner_error_row_and_the_session_goes_on(
 @pytest.mark.parametrize(
     ("answer", "raw", "problem"),
     [
-        (b"bytes", True, "final_text of type"),
-        ({"ok": True}, True, "final_text of type dict"),
+        (b"bytes", True, "final_text must be a str or None, got bytes"),
+        ({"ok": True}, True, "final_text must be a str or None, got dict"),
     ],
 )
 def test_adapter_returning_non_text_is_a_runner_error(
@@ -314,3 +314,23 @@ def test_secrets_never_reach_rows_transcripts_or_summaries(
     for path in (pytester.path / ".ghxbench").rglob("*"):
         if path.is_file():
             assert canary not in path.read_text(errors="replace"), path
+
+
+def test_a_skip_marker_on_a_scenario_item_skips_it_and_the_run_stays_complete(
+    pytester: pytest.Pytester,
+) -> None:
+    setup_project(pytester, [atomic("repo-view-001"), atomic("repo-view-002")])
+    pytester.makeconftest(
+        (pytester.path / "conftest.py").read_text()
+        + "\n\ndef pytest_collection_modifyitems(items):\n"
+        + "    for item in items:\n"
+        + "        if 'repo-view-002' in item.name:\n"
+        + "            item.add_marker(pytest.mark.skip(reason='not today'))\n"
+        + "\nimport pytest\n"
+    )
+    result = pytester.runpytest("--ghx-mode=ghx", "--reps=2", "-rs")
+    result.assert_outcomes(passed=2, skipped=2)
+    assert result.ret == 0
+    assert "INTERNALERROR" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["SKIPPED [[]2[]] scenarios/repo-view-002.json: not today"])
+    assert summary(pytester)["run"]["completeness"]["complete"] is True
