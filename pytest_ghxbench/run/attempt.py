@@ -218,7 +218,9 @@ def run_attempt(
         traceback=exception_text(caught) if caught is not None else None,
         thread_stacks=stacks,
     )
-    transcripts.write(record, row_json=row_json)
+    if not transcripts.write(record, row_json=row_json):
+        del data["transcript"]  # the row must not point at a record that does not exist
+        row, row_json = finish_row(data, session.redactor)
     final = result.final_text if result is not None else None
     excerpt = final[:MAX_ANSWER_CHARS] if isinstance(final, str) else ""
     return AttemptOutcome(

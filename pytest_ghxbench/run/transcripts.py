@@ -107,9 +107,9 @@ class TranscriptWriter:
         self._lock = threading.Lock()
         self._failures: list[dict[str, str]] = []
 
-    def write(self, record: Mapping[str, Any], *, row_json: str | None = None) -> None:
+    def write(self, record: Mapping[str, Any], *, row_json: str | None = None) -> bool:
         """Append one attempt's record; ``row_json`` (already redacted JSON) is added as the
-        record's ``row`` without decoding and re-encoding it."""
+        record's ``row`` without decoding and re-encoding it. False when it was not written."""
         try:
             line = self._redactor.json(record)
             if row_json is not None:
@@ -122,6 +122,7 @@ class TranscriptWriter:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                     self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
                 write_all(self._fd, data)
+            return True
         except Exception as exc:
             failure = {
                 "what": "transcript record",
@@ -130,6 +131,7 @@ class TranscriptWriter:
             }
             with self._lock:
                 self._failures.append(failure)
+            return False
 
     def take_failures(self) -> list[dict[str, str]]:
         """The writes that failed since the last call (``what``, ``file``, ``error``)."""

@@ -98,6 +98,8 @@ def test_a_failing_transcript_write_keeps_the_outcome_and_fails_the_run(
     assert all(r["success"] and r["error"] is None for r in rows), rows[0]
     assert all(r["external_retry_count"] == 0 for r in rows)
     assert "rerun" not in result.parseoutcomes()
+    # and no row points at a transcript record that was never written
+    assert all(r.get("transcript") is None for r in rows), rows[0]["transcript"]
     # reported once per file, with the file and the OS error; never a pass
     lines = _harness_lines(result)
     files = {"gw0.jsonl", "gw1.jsonl"} if xdist else {"main.jsonl"}
