@@ -77,7 +77,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "--gate-profile",
         "gate_profile",
-        f"Gate thresholds (verify_pr, verify_release or configured); giving it makes the gate "
+        f"Gate thresholds (verify_pr, verify_release, their statistical variants "
+        f"verify_pr_stat, verify_release_stat, or configured); giving it makes the gate "
         f"required (default {DEFAULT_PROFILE}, advisory).",
         metavar="NAME",
     ),

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from pytest_ghxbench.cli.power import add_power_arguments, run_power
 from pytest_ghxbench.cli.report import EXIT_USAGE, add_report_arguments, run_report
 from pytest_ghxbench.cli.runs import (
     add_compare_arguments,
@@ -70,6 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
         "cost) and success rate between two runs, with bootstrap intervals.",
     )
     add_compare_arguments(compare)
+
+    power = commands.add_parser(
+        "power",
+        help="how often the gate would pass at the rows' noise, and the reps it needs",
+        description="Simulate runs at the noise observed in the rows (per scenario and mode) "
+        "through the gate: the chance it passes at the observed effect (or --effect), at no "
+        "effect, and the repetitions per scenario that reach the target power.",
+    )
+    add_power_arguments(power)
 
     check = commands.add_parser(
         "check",
@@ -188,6 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_view(args)
         if args.command == "compare":
             return run_compare(args)
+        if args.command == "power":
+            return run_power(args)
         return _run_fixtures(args)
     except BrokenPipeError:
         # The reader went away (e.g. `ghxbench report ... | head`): stop quietly, as Unix

@@ -90,7 +90,8 @@ def test_unknown_profile_is_a_usage_error_listing_the_valid_ones(capsys, eval_di
     status = main(["report", str(eval_dir / "results.csv"), "--gate-profile", "nightly"])
     err = capsys.readouterr().err
     assert status == 4
-    assert "unknown gate profile 'nightly'; valid profiles: verify_pr, verify_release" in err
+    valid = "verify_pr, verify_pr_stat, verify_release, verify_release_stat"
+    assert f"unknown gate profile 'nightly'; valid profiles: {valid}" in err
 
 
 def test_profiles_and_model_expectations_come_from_a_pyproject(tmp_path, capsys, eval_dir):
@@ -114,7 +115,8 @@ def test_profiles_and_model_expectations_come_from_a_pyproject(tmp_path, capsys,
     assert "gate nightly (ghx vs agent_direct) FAILED (3/10:" in _verdict(out)
 
     assert main([*args, "--gate-profile", "weekly"]) == 4
-    assert "valid profiles: nightly, verify_pr, verify_release" in capsys.readouterr().err
+    valid = "nightly, verify_pr, verify_pr_stat, verify_release, verify_release_stat"
+    assert f"valid profiles: {valid}" in capsys.readouterr().err
 
 
 def test_malformed_lines_are_listed_and_counted_on_stderr(tmp_path, capsys, make_row):
