@@ -162,6 +162,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="N",
     ),
     OptionSpec(
+        "--ghx-power-effect",
+        "power_effect",
+        "The verdict's power note: how often a true reduction of PCT% would pass the gate at "
+        "this run's noise, and the reps it needs (default 30; 0 leaves the note out).",
+        metavar="PCT",
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",

@@ -65,6 +65,8 @@ class Settings:
     compare_fail: tuple[str, ...] = ()
     budget_usd: float | None = None
     budget_tokens: int | None = None
+    power_effect: float = 30.0
+    """The true reduction (percent) the verdict's power note asks about; 0: no note."""
 
     @property
     def enabled(self) -> bool:
@@ -225,6 +227,7 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         compare_fail=_compare_rules(value("compare_fail"), value("compare")),
         budget_usd=_budget(value("budget_usd"), "--ghx-budget-usd", float),
         budget_tokens=_budget(value("budget_tokens"), "--ghx-budget-tokens", int),
+        power_effect=_power_effect(value("power_effect")),
     )
 
 
@@ -255,6 +258,22 @@ def _budget(raw: Any, flag: str, kind: type[float] | type[int]) -> Any:
     if number is None or not math.isfinite(number) or number <= 0:
         what = "a whole number" if kind is int else "a number"
         raise pytest.UsageError(f"ghxbench: {flag} must be {what} > 0, got {raw!r}")
+    return number
+
+
+def _power_effect(raw: Any) -> float:
+    if raw is None:
+        from pytest_ghxbench.metrics.power import DEFAULT_NOTE_EFFECT_PCT
+
+        return DEFAULT_NOTE_EFFECT_PCT
+    try:
+        number = float(raw)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not 0 <= number < 100:
+        raise pytest.UsageError(
+            f"ghxbench: --ghx-power-effect must be a percentage from 0 to below 100, got {raw!r}"
+        )
     return number
 
 

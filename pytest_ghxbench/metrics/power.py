@@ -28,13 +28,15 @@ from pytest_ghxbench.metrics.profiles import INTERVAL, Profile
 from pytest_ghxbench.metrics.row import Row
 
 __all__ = [
+    "DEFAULT_NOTE_EFFECT_PCT",
     "MAX_REPS",
     "METRICS",
     "PLANNING_RESAMPLES",
     "PowerEstimate",
+    "PowerNote",
     "estimate_power",
     "pass_probability",
-    "power_line",
+    "power_note",
     "reps_needed",
 ]
 
@@ -263,29 +265,75 @@ def estimate_power(
 
 
 POWER_LINE_TRIALS = 40
+DEFAULT_NOTE_EFFECT_PCT = 30.0
+"""The true reduction the session's power note asks about: the effect the issue's operating
+characteristic calls "truly better" (at 15% the seed profiles' tool-call and cost rules fail
+almost always, whatever the interface)."""
 
 
-def power_line(
+@dataclass(frozen=True)
+class PowerNote:
+    """The verdict's power note (``summary.run.power``): how often a true ``effect_pct``
+    reduction would pass this profile at the rows' noise, and the reps that would give
+    ``target_power`` (``None``: more than :data:`MAX_REPS`)."""
+
+    profile: str
+    effect_pct: float
+    pass_probability: float
+    standard_error: float
+    trials: int
+    design_reps: int
+    reps_needed: int | None
+    target_power: float
+
+    @property
+    def line(self) -> str:
+        needed = (
+            f"{self.reps_needed} reps per scenario would give {self.target_power:.0%}"
+            if self.reps_needed is not None
+            else f"more than {MAX_REPS} reps per scenario would be needed for "
+            f"{self.target_power:.0%}"
+        )
+        return (
+            f"power: with this noise a true {self.effect_pct:g}% reduction would pass "
+            f"{self.profile} {self.pass_probability:.0%} of the time (±{self.standard_error:.0%}, "
+            f"{self.trials} simulated runs at {self.design_reps} reps); {needed}"
+        )
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "effect_pct": self.effect_pct,
+            "pass_probability": self.pass_probability,
+            "standard_error": self.standard_error,
+            "trials": self.trials,
+            "design_reps": self.design_reps,
+            "reps_needed": self.reps_needed,
+            "target_power": self.target_power,
+            "line": self.line,
+        }
+
+
+def power_note(
     rows: Sequence[Row] | RowTable,
     profile: Profile,
     *,
-    effect_pct: float = 15.0,
+    effect_pct: float = DEFAULT_NOTE_EFFECT_PCT,
     baseline: str = "agent_direct",
     candidate: str = "ghx",
     target_power: float = 0.8,
     seed: int = 0,
-) -> str:
-    """One line for the verdict: how often a true ``effect_pct`` reduction would pass at the
-    rows' noise, and the reps per scenario that would give ``target_power``.
+) -> PowerNote | None:
+    """The power note for the verdict (``None`` without baseline rows to take the noise from).
 
     Cheap enough for the end of every session (about a second for 200 rows): the pass share is
-    estimated from :data:`POWER_LINE_TRIALS` simulated runs (its standard error is in the line)
+    estimated from :data:`POWER_LINE_TRIALS` simulated runs (its standard error is in the note)
     and each count of the reps search stops as soon as its answer is clear.
     """
     table = rows if isinstance(rows, RowTable) else RowTable(rows)
     model = NoiseModel.from_table(table, baseline, candidate)
     if not any(pool.size for pool in model.flags[BASELINE]):
-        return f"power: no {baseline} rows to estimate the noise from"
+        return None
     effects = dict.fromkeys(METRICS, float(effect_pct))
     common: dict[str, Any] = {"baseline": baseline, "candidate": candidate, "seed": seed}
     share = pass_probability(model, profile, effects=effects, trials=POWER_LINE_TRIALS, **common)
@@ -298,13 +346,13 @@ def power_line(
         **common,
     )
     error = math.sqrt(max(share * (1 - share), 0.5 / POWER_LINE_TRIALS) / POWER_LINE_TRIALS)
-    needed = (
-        f"{reps} reps per scenario would give {target_power:.0%}"
-        if reps is not None
-        else f"more than {MAX_REPS} reps per scenario would be needed for {target_power:.0%}"
-    )
-    return (
-        f"with this noise a true {effect_pct:g}% reduction would pass {profile.name} "
-        f"{share:.0%} of the time (±{error:.0%}, {POWER_LINE_TRIALS} simulated runs at "
-        f"{model.design_reps()} reps); {needed}"
+    return PowerNote(
+        profile=profile.name,
+        effect_pct=float(effect_pct),
+        pass_probability=share,
+        standard_error=error,
+        trials=POWER_LINE_TRIALS,
+        design_reps=model.design_reps(),
+        reps_needed=reps,
+        target_power=target_power,
     )

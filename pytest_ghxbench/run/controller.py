@@ -160,6 +160,9 @@ def _footer(tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pyt
     tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
     if verdict.report is not None:
         tr.write_line(f"report: {verdict.report}")
+    power = verdict.summary["run"].get("power")
+    if isinstance(power, dict) and power.get("line"):
+        tr.write_line(str(power["line"]))
     tr.write_line(
         verdict_line(verdict.summary, verdict.exit_status, verdict.why),
         bold=True,

@@ -137,6 +137,7 @@ def finish_session(
         run_info=run_info,
     )
     _add_tool_surface(session, summary)
+    _add_power_note(session, rows, summary, problems)
     budget = Budget.of(settings)
     if budget is not None:
         summary["run"]["budget"] = budget.block(recorder.spend, len(recorder.budget_skipped))
@@ -199,6 +200,32 @@ def _write_report(session: GhxSession, problems: list[str]) -> Path | None:
     except Exception as exc:
         problems.append(f"report.html not written: {type(exc).__name__}: {exc}")
         return None
+
+
+def _add_power_note(
+    session: GhxSession, rows: list[Row], summary: dict[str, Any], problems: list[str]
+) -> None:
+    """``run.power``: how often a true reduction of ``--ghx-power-effect`` would pass this
+    gate at the run's noise, so an underpowered run is not read as a worse interface."""
+    gate = summary["gate"]
+    effect = session.settings.power_effect
+    if not effect or not gate.get("evaluated"):
+        return
+    from pytest_ghxbench.metrics.power import power_note
+
+    try:
+        note = power_note(
+            rows,
+            session.profile,
+            effect_pct=effect,
+            baseline=str(gate["baseline"]),
+            candidate=str(gate["candidate"]),
+        )
+    except Exception as exc:  # a reporting extra must never break the verdict
+        problems.append(f"power note not computed: {type(exc).__name__}: {exc}")
+        return
+    if note is not None:
+        summary["run"]["power"] = note.to_json_dict()
 
 
 def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:

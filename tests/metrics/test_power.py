@@ -14,7 +14,7 @@ import pytest
 from pytest_ghxbench.cli.power import add_power_arguments, run_power
 from pytest_ghxbench.metrics.gate import RowTable, evaluate_gate
 from pytest_ghxbench.metrics.noise import METRICS, NoiseModel, published_noise_model
-from pytest_ghxbench.metrics.power import estimate_power, pass_probability, power_line
+from pytest_ghxbench.metrics.power import estimate_power, pass_probability, power_note
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
 from pytest_ghxbench.metrics.row import Row
 from tests.metrics.factory import make_row
@@ -148,11 +148,16 @@ def test_estimate_reports_power_false_pass_and_reps() -> None:
     assert hopeless.reps_needed is None
 
 
-def test_power_line_names_the_share_and_the_reps() -> None:
-    line = power_line(_rows(40.0), BUILTIN_PROFILES["verify_pr_stat"], effect_pct=40.0)
-    assert line.startswith("with this noise a true 40% reduction would pass verify_pr_stat ")
-    assert "reps per scenario would give 80%" in line
-    assert "no agent_direct rows" in power_line([make_row("ghx")], BUILTIN_PROFILES["verify_pr"])
+def test_power_note_names_the_share_and_the_reps() -> None:
+    note = power_note(_rows(40.0), BUILTIN_PROFILES["verify_pr_stat"], effect_pct=40.0)
+    assert note is not None
+    assert note.line.startswith(
+        "power: with this noise a true 40% reduction would pass verify_pr_stat "
+    )
+    assert note.reps_needed is not None
+    assert f"{note.reps_needed} reps per scenario would give 80%" in note.line
+    assert note.to_json_dict()["line"] == note.line
+    assert power_note([make_row("ghx")], BUILTIN_PROFILES["verify_pr"]) is None
 
 
 def _write_rows(path: Path, rows: list[Row]) -> Path:
