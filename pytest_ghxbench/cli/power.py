@@ -100,8 +100,8 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _estimate(args: argparse.Namespace, err: TextIO) -> tuple[PowerEstimate, int, int]:
-    from pytest_ghxbench.metrics.gate import RowTable
     from pytest_ghxbench.metrics.power import estimate_power
+    from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
 
     _validate(args)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from pytest_ghxbench.cli.report_args import add_report_arguments, add_results_argument
 
 if TYPE_CHECKING:
-    from pytest_ghxbench.metrics.gate import RowTable
     from pytest_ghxbench.metrics.profiles import Profile
+    from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.report.importers import ReadProblem
     from pytest_ghxbench.report.jsonl import RunFields
     from pytest_ghxbench.runlog.store import RunDir
@@ -246,7 +246,7 @@ def _refuse_overwriting_inputs(args: argparse.Namespace, files: Sequence[Path]) 
 
 def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     """Read, summarize, gate and write the requested files; ``UsageError`` on bad input."""
-    from pytest_ghxbench.metrics.gate import RowTable
+    from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
     from pytest_ghxbench.report.markdown import render_markdown
     from pytest_ghxbench.runlog.models import RunSummary

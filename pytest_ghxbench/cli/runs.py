@@ -22,7 +22,7 @@ from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_ru
 
 if TYPE_CHECKING:
     from pytest_ghxbench.compare import Comparison
-    from pytest_ghxbench.metrics.gate import RowTable
+    from pytest_ghxbench.metrics.table import RowTable
 
 __all__ = [
     "add_compare_arguments",
@@ -79,7 +79,7 @@ def _resolve(results: Path, ref: str) -> RunDir:
 
 def read_run_table(run: RunDir) -> RowTable:
     """The run's rows as a :class:`RowTable`; malformed lines are a usage error naming them."""
-    from pytest_ghxbench.metrics.gate import RowTable
+    from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.report.jsonl import read_row_records
 
     result = read_row_records([run.rows_path])

@@ -36,7 +36,6 @@ from pytest_ghxbench.compare.model import (
 )
 from pytest_ghxbench.compare.rules import FailRule, failures
 from pytest_ghxbench.metrics.bootstrap import _median_ignoring_nan, sample_bootstrap_medians
-from pytest_ghxbench.metrics.gate import BoolArray, RowTable
 from pytest_ghxbench.metrics.stats import (
     FloatArray,
     median,
@@ -44,6 +43,7 @@ from pytest_ghxbench.metrics.stats import (
     sorted_median,
     sorted_percentile,
 )
+from pytest_ghxbench.metrics.table import BoolArray, RowTable
 
 __all__ = ["MIN_ROWS_FOR_INTERVAL", "compare_runs", "newcombe_interval"]
 

@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from pytest_ghxbench.metrics.gate import RowTable, evaluate_gate_table
+from pytest_ghxbench.metrics.gate import evaluate_gate_table
 from pytest_ghxbench.metrics.noise import BASELINE, METRICS, NoiseModel, simulated_records, truth
 from pytest_ghxbench.metrics.profiles import INTERVAL, Profile
 from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.table import RowTable
 
 __all__ = [
     "DEFAULT_NOTE_EFFECT_PCT",

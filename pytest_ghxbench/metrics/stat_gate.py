@@ -37,7 +37,7 @@ from pytest_ghxbench.metrics.bootstrap import _median_ignoring_nan, bootstrap_re
 from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent, sorted_percentile
 
 if TYPE_CHECKING:
-    from pytest_ghxbench.metrics.gate import GroupColumns, RowTable
+    from pytest_ghxbench.metrics.table import GroupColumns, RowTable
 
 __all__ = ["ERROR_RATE", "IntervalOutcome", "interval_outcome", "wilson_bound"]
 

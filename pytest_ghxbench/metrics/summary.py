@@ -8,12 +8,7 @@ from datetime import datetime, timezone
 from pathlib import PurePath
 from typing import Any
 
-from pytest_ghxbench.metrics.gate import (
-    GroupColumns,
-    RowTable,
-    evaluate_gate_table,
-    reliability_rates,
-)
+from pytest_ghxbench.metrics.gate import evaluate_gate_table
 from pytest_ghxbench.metrics.profiles import Profile
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.stats import (
@@ -22,6 +17,7 @@ from pytest_ghxbench.metrics.stats import (
     sorted_median,
     sorted_percentile,
 )
+from pytest_ghxbench.metrics.table import GroupColumns, RowTable, reliability_rates
 from pytest_ghxbench.runlog.models import SCHEMA_VERSION
 
 __all__ = [

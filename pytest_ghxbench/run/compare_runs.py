@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from pytest_ghxbench.compare import Comparison, compare_runs, parse_fail_rule
-from pytest_ghxbench.metrics.gate import RowTable
 from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.table import RowTable
 from pytest_ghxbench.report.jsonl import read_row_records
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run

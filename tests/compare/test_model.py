@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from pytest_ghxbench.compare import Comparison, ComparisonEntry, compare_runs, parse_fail_rule
-from pytest_ghxbench.metrics.gate import RowTable
+from pytest_ghxbench.metrics.table import RowTable
 from tests.compare.rows import noisy, records, rows, table
 
 ENTRY_KEYS = [

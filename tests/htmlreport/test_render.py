@@ -17,10 +17,10 @@ from pytest_ghxbench.htmlreport import render_report, write_report
 from pytest_ghxbench.htmlreport.intervals import forest_data
 from pytest_ghxbench.htmlreport.items import TOOL_TEXT_LIMIT, build_items
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
-from pytest_ghxbench.metrics.gate import RowTable
 from pytest_ghxbench.metrics.profiles import build_profiles
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.metrics.table import RowTable
 from tests.htmlreport.conftest import HOSTILE, RunFiles
 from tests.htmlreport.dom import Node, parse
 

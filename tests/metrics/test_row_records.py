@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from pytest_ghxbench.metrics.gate import RowTable
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
 from pytest_ghxbench.metrics.row import (
     Row,
@@ -17,6 +16,7 @@ from pytest_ghxbench.metrics.row import (
     plain_row_validator,
 )
 from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.metrics.table import RowTable
 
 from .factory import make_row, repeat
 
