@@ -13,14 +13,14 @@ from pytest_ghxbench.cli.report import (
     EXIT_OK,
     EXIT_USAGE,
     UsageError,
-    _for_model,
-    _gate_choice,
-    _parse_aliases,
-    _report_problems,
-    _resolve_profile,
-    _sources,
-    add_results_argument,
+    for_model,
+    gate_choice,
+    parse_aliases,
+    report_problems,
+    resolve_profile,
+    row_sources,
 )
+from pytest_ghxbench.cli.report_args import add_row_sources
 
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.power import PowerEstimate
@@ -30,17 +30,7 @@ __all__ = ["add_power_arguments", "run_power"]
 
 def add_power_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the ``power`` subcommand's arguments on ``parser``."""
-    parser.add_argument(
-        "rows",
-        nargs="*",
-        metavar="ROWS",
-        help="run ids (under --results), run directories, JSONL or CSV rows files, "
-        "directories of them, or glob patterns: the noise to plan with",
-    )
-    parser.add_argument(
-        "--latest", action="store_true", help="the latest finished run (under --results)"
-    )
-    add_results_argument(parser)
+    add_row_sources(parser, ": the noise to plan with")
     parser.add_argument(
         "--profile",
         "--gate-profile",
@@ -105,21 +95,21 @@ def _estimate(args: argparse.Namespace, err: TextIO) -> tuple[PowerEstimate, int
     from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
 
     _validate(args)
-    paths, runs = _sources(args)
-    args.gate_profile, args.baseline, args.candidate = _gate_choice(args, runs)
+    paths, runs = row_sources(args)
+    args.gate_profile, args.baseline, args.candidate = gate_choice(args, runs)
     if args.baseline == args.candidate:
         raise UsageError(f"--baseline and --candidate are both {args.baseline!r}")
-    profile, expectations = _resolve_profile(args.gate_profile, args.profiles_from)
+    profile, expectations = resolve_profile(args.gate_profile, args.profiles_from)
     try:
-        result = read_row_records(paths, mode_aliases=_parse_aliases(args.mode_alias))
+        result = read_row_records(paths, mode_aliases=parse_aliases(args.mode_alias))
     except RowSourceError as exc:
         raise UsageError(str(exc)) from None
-    _report_problems(result.problems, err)
+    report_problems(result.problems, err)
     table = RowTable.from_records(result.records)
     for role, mode in (("baseline", args.baseline), ("candidate", args.candidate)):
         if table.mode(mode).runs == 0:
             raise UsageError(f"no rows of the {role} mode {mode!r} to take the noise from")
-    profile = _for_model(profile, expectations, table, args.profiles_from)
+    profile = for_model(profile, expectations, table, args.profiles_from)
     estimate = estimate_power(
         table,
         profile,

@@ -18,7 +18,18 @@ if TYPE_CHECKING:
     from pytest_ghxbench.report.jsonl import RunFields
     from pytest_ghxbench.runlog.store import RunDir
 
-__all__ = ["UsageError", "add_report_arguments", "add_results_argument", "run_report"]
+__all__ = [
+    "UsageError",
+    "add_report_arguments",
+    "add_results_argument",
+    "for_model",
+    "gate_choice",
+    "parse_aliases",
+    "report_problems",
+    "resolve_profile",
+    "row_sources",
+    "run_report",
+]
 
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
@@ -29,7 +40,7 @@ class UsageError(Exception):
     """A problem with the command line or its inputs; exits 4 with the message."""
 
 
-def _parse_aliases(pairs: Iterable[str]) -> dict[str, str]:
+def parse_aliases(pairs: Iterable[str]) -> dict[str, str]:
     aliases: dict[str, str] = {}
     for pair in pairs:
         old, equals, new = pair.partition("=")
@@ -54,7 +65,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise UsageError(f"--profiles-from: cannot read {path}: {exc}") from None
 
 
-def _resolve_profile(
+def resolve_profile(
     name: str, profiles_from: Path | None
 ) -> tuple[Profile, Mapping[str, Any] | None]:
     """The named profile and the model expectations table of ``profiles_from`` (if any)."""
@@ -78,7 +89,7 @@ def _resolve_profile(
     return profiles[name], expectations
 
 
-def _for_model(
+def for_model(
     profile: Profile, expectations: Mapping[str, Any] | None, table: RowTable, source: Any
 ) -> Profile:
     """Apply the expectations table for the rows' model (only when all rows share one)."""
@@ -133,7 +144,7 @@ def _exit_status(gate: Mapping[str, Any], required: bool) -> tuple[int, str]:
     return EXIT_OK, "gate not required; pass --gate to enforce it"
 
 
-def _report_problems(problems: Sequence[ReadProblem], err: TextIO) -> None:
+def report_problems(problems: Sequence[ReadProblem], err: TextIO) -> None:
     for problem in problems:
         print(str(problem), file=err)
     if problems:
@@ -172,7 +183,7 @@ class _Outcome(NamedTuple):
     written: list[str]
 
 
-def _sources(args: argparse.Namespace) -> tuple[list[str], list[RunDir]]:
+def row_sources(args: argparse.Namespace) -> tuple[list[str], list[RunDir]]:
     """The paths to read, and the run directories among them (named by id, path or --latest)."""
     from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
 
@@ -202,7 +213,7 @@ def _sources(args: argparse.Namespace) -> tuple[list[str], list[RunDir]]:
     return paths, runs
 
 
-def _gate_choice(args: argparse.Namespace, runs: Sequence[RunDir]) -> tuple[str, str, str]:
+def gate_choice(args: argparse.Namespace, runs: Sequence[RunDir]) -> tuple[str, str, str]:
     """Profile, baseline and candidate: as given, else the one run's own, else the defaults."""
     spec = None
     if len(runs) == 1:
@@ -253,18 +264,18 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
 
     if args.resamples < 1:
         raise UsageError("--resamples must be at least 1")
-    paths, runs = _sources(args)
-    args.gate_profile, args.baseline, args.candidate = _gate_choice(args, runs)
+    paths, runs = row_sources(args)
+    args.gate_profile, args.baseline, args.candidate = gate_choice(args, runs)
     if args.baseline == args.candidate:
         raise UsageError(f"--baseline and --candidate are both {args.baseline!r}")
-    aliases = _parse_aliases(args.mode_alias)
-    profile, expectations = _resolve_profile(args.gate_profile, args.profiles_from)
+    aliases = parse_aliases(args.mode_alias)
+    profile, expectations = resolve_profile(args.gate_profile, args.profiles_from)
     try:
         result = read_row_records(paths, mode_aliases=aliases)
     except RowSourceError as exc:
         raise UsageError(str(exc)) from None
     _refuse_overwriting_inputs(args, result.files)
-    _report_problems(result.problems, err)
+    report_problems(result.problems, err)
     for repeat in result.warnings:
         print(f"ghxbench report: WARNING: {repeat}", file=err)
     if not result.records:
@@ -274,7 +285,7 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     warning = _pooling_warning(result.run_fields, table)
     if warning:
         print(f"ghxbench report: {warning}", file=err)
-    profile = _for_model(profile, expectations, table, args.profiles_from)
+    profile = for_model(profile, expectations, table, args.profiles_from)
     summary = _build(args, table, result.run_fields, result.files, profile)
     if len(runs) == 1:
         _keep_reported_extras(runs[0], summary)

@@ -5,22 +5,28 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["add_report_arguments", "add_results_argument"]
+__all__ = ["add_report_arguments", "add_results_argument", "add_row_sources"]
 
 
-def add_report_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare the ``report`` subcommand's arguments on ``parser``."""
+def add_row_sources(parser: argparse.ArgumentParser, purpose: str) -> None:
+    """The rows a command reads: ``ROWS...``, ``--latest`` and ``--results`` (``purpose`` ends
+    the ROWS help, e.g. ": the noise to plan with")."""
     parser.add_argument(
         "rows",
         nargs="*",
         metavar="ROWS",
         help="run ids (under --results), run directories, JSONL or CSV rows files, "
-        "directories of them, or glob patterns",
+        f"directories of them, or glob patterns{purpose}",
     )
     parser.add_argument(
-        "--latest", action="store_true", help="report the latest finished run (under --results)"
+        "--latest", action="store_true", help="the latest finished run (under --results)"
     )
     add_results_argument(parser)
+
+
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the ``report`` subcommand's arguments on ``parser``."""
+    add_row_sources(parser, "")
     parser.add_argument(
         "--gate", action="store_true", help="exit 1 when the gate fails or cannot be evaluated"
     )

@@ -42,6 +42,7 @@ from pytest_ghxbench.metrics.stats import (
     rate_percent,
     sorted_median,
     sorted_percentile,
+    wilson_interval,
 )
 from pytest_ghxbench.metrics.table import BoolArray, RowTable
 
@@ -320,14 +321,6 @@ def _success_entry(
     )
 
 
-def _wilson(successes: int, runs: int, z: float) -> tuple[float, float]:
-    p = successes / runs
-    denominator = 1 + z * z / runs
-    centre = (p + z * z / (2 * runs)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def newcombe_interval(
     base_successes: int, base_runs: int, successes: int, runs: int, confidence: float = 0.95
 ) -> tuple[float, float]:
@@ -337,8 +330,8 @@ def newcombe_interval(
         raise ValueError("a success-rate interval needs at least one row on each side")
     z = NormalDist().inv_cdf((1 + confidence) / 2)
     p1, p2 = base_successes / base_runs, successes / runs
-    low1, high1 = _wilson(base_successes, base_runs, z)
-    low2, high2 = _wilson(successes, runs, z)
+    low1, high1 = wilson_interval(base_successes, base_runs, z)
+    low2, high2 = wilson_interval(successes, runs, z)
     difference = p2 - p1
     low = difference - math.sqrt((p2 - low2) ** 2 + (high1 - p1) ** 2)
     high = difference + math.sqrt((high2 - p2) ** 2 + (p1 - low1) ** 2)

@@ -26,6 +26,7 @@ from pytest_ghxbench.metrics.gate import evaluate_gate_table
 from pytest_ghxbench.metrics.noise import BASELINE, METRICS, NoiseModel, simulated_records, truth
 from pytest_ghxbench.metrics.profiles import INTERVAL, Profile
 from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.stats import wilson_interval
 from pytest_ghxbench.metrics.table import RowTable
 
 __all__ = [
@@ -144,13 +145,12 @@ def pass_probability(
 def _reaches(verdicts: Iterator[bool], target: float, trials: int) -> bool:
     """Whether the pass share reaches ``target``, stopping early (after at least 10 runs) once
     the 95% Wilson interval of the share lies on one side of it."""
-    from pytest_ghxbench.compare.compute import _wilson  # compare imports the gate
 
     passes = 0
     for done in range(1, trials + 1):
         passes += next(verdicts)
         if done >= 10 and done % 5 == 0:
-            low, high = _wilson(passes, done, 1.96)
+            low, high = wilson_interval(passes, done, 1.96)
             if low > target or high < target:
                 break
     return passes / done >= target

@@ -34,7 +34,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pytest_ghxbench.metrics.bootstrap import _median_ignoring_nan, bootstrap_reduction_replicates
-from pytest_ghxbench.metrics.stats import FloatArray, median, rate_percent, sorted_percentile
+from pytest_ghxbench.metrics.stats import (
+    FloatArray,
+    median,
+    rate_percent,
+    sorted_percentile,
+    wilson_interval,
+)
 
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.table import GroupColumns, RowTable
@@ -84,11 +90,10 @@ class IntervalOutcome:
 
 def wilson_bound(hits: int, runs: int, side: str) -> float | None:
     """One-sided ``1 - ERROR_RATE`` Wilson score bound of a rate, in percent (None: no rows)."""
-    from pytest_ghxbench.compare.compute import _wilson  # compare imports the gate
 
     if runs < 1:
         return None
-    low, high = _wilson(hits, runs, NormalDist().inv_cdf(1 - ERROR_RATE))
+    low, high = wilson_interval(hits, runs, NormalDist().inv_cdf(1 - ERROR_RATE))
     return 100 * (high if side == "upper" else low)
 
 

@@ -105,3 +105,13 @@ def rate_percent(flags: Sequence[bool] | npt.NDArray[np.bool_]) -> float | None:
         return None
     hits = int(np.count_nonzero(np.asarray(flags, dtype=bool)))
     return 100 * hits / total
+
+
+def wilson_interval(successes: int, runs: int, z: float) -> tuple[float, float]:
+    """Wilson's score interval of a proportion (as shares, not percent) at normal quantile
+    ``z``; ``runs`` must be at least 1."""
+    p = successes / runs
+    denominator = 1 + z * z / runs
+    centre = (p + z * z / (2 * runs)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs))
+    return max(0.0, centre - half), min(1.0, centre + half)
