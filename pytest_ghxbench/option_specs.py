@@ -164,8 +164,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "--ghx-power-effect",
         "power_effect",
-        "The verdict's power note: how often a true reduction of PCT% would pass the gate at "
-        "this run's noise, and the reps it needs (default 30; 0 leaves the note out).",
+        "The verdict's power note: how often a true reduction of PCT percent would pass the "
+        "gate at this run's noise, and the reps it needs (default 30; 0 leaves it out).",
         metavar="PCT",
     ),
     OptionSpec(

@@ -227,6 +227,14 @@ def check_yaml_bounds(text: str, loader: type[Any], kind: str) -> None:
                 depth -= 1
     except YAMLRefused:
         raise
+    except yaml.MarkedYAMLError as exc:
+        # libyaml (PyYAML >= 6.0.4) stops flow nesting at its own limit while scanning ahead,
+        # before the events past ours arrive: the same refusal, at libyaml's mark
+        if "nesting depth" in str(exc.problem):
+            raise YAMLRefused(
+                f"YAML nested deeper than {MAX_YAML_DEPTH} levels", exc.problem_mark
+            ) from None
+        return
     except yaml.YAMLError:
         return
 

@@ -9,6 +9,7 @@ a memory ceiling and a timeout, so the old behaviour fails fast instead of eatin
 
 from __future__ import annotations
 
+import re
 import resource
 import subprocess
 import sys
@@ -165,6 +166,13 @@ def test_a_runaway_sandbox_seed_is_one_error(
     done = bounded_run(
         [*GHXBENCH, "sandbox", "init", "state.json", "--seed", "seed.yaml"], tmp_path
     )
-    assert done.stderr == f"ghxbench sandbox init: seed.yaml:{where}: {message}\n"
+    # libyaml in PyYAML >= 6.0.4 stops deep flow nesting while scanning ahead, so where a depth
+    # refusal is found depends on the PyYAML build; the line and the message do not
+    line, column = where.split(":")
+    found = re.fullmatch(
+        rf"ghxbench sandbox init: seed\.yaml:{line}:(\d+): {re.escape(message)}\n", done.stderr
+    )
+    assert found is not None, done.stderr
+    assert found.group(1) == column or "nested" in message
     assert done.returncode == 2
     assert not (tmp_path / "state.json").exists()
