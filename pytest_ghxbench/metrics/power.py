@@ -40,10 +40,17 @@ __all__ = [
     "pass_probability",
     "power_note",
     "reps_needed",
+    "share_standard_error",
 ]
 
 PLANNING_RESAMPLES = 400
 MAX_REPS = 50
+
+
+def share_standard_error(share: float, trials: int) -> float:
+    """The binomial standard error of a share of ``trials`` simulated runs, floored at half a
+    run's worth of variance so that a share of exactly 0 or 1 does not claim no error."""
+    return math.sqrt(max(share * (1 - share), 0.5 / trials) / trials)
 
 
 @dataclass(frozen=True)
@@ -63,10 +70,10 @@ class PowerEstimate:
 
     @property
     def monte_carlo_se(self) -> float:
-        """The largest binomial standard error of the two probabilities."""
+        """The larger standard error of the two probabilities."""
         return max(
-            math.sqrt(p * (1 - p) / self.trials)
-            for p in (self.pass_probability, self.false_pass_probability, 0.5 / self.trials)
+            share_standard_error(p, self.trials)
+            for p in (self.pass_probability, self.false_pass_probability)
         )
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -346,12 +353,11 @@ def power_note(
         trials=POWER_LINE_TRIALS,
         **common,
     )
-    error = math.sqrt(max(share * (1 - share), 0.5 / POWER_LINE_TRIALS) / POWER_LINE_TRIALS)
     return PowerNote(
         profile=profile.name,
         effect_pct=float(effect_pct),
         pass_probability=share,
-        standard_error=error,
+        standard_error=share_standard_error(share, POWER_LINE_TRIALS),
         trials=POWER_LINE_TRIALS,
         design_reps=model.design_reps(),
         reps_needed=reps,
