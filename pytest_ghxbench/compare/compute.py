@@ -35,7 +35,7 @@ from pytest_ghxbench.compare.model import (
     Metric,
 )
 from pytest_ghxbench.compare.rules import FailRule, failures
-from pytest_ghxbench.metrics.bootstrap import _median_ignoring_nan, sample_bootstrap_medians
+from pytest_ghxbench.metrics.bootstrap import row_medians_ignoring_nan, sample_bootstrap_medians
 from pytest_ghxbench.metrics.stats import (
     FloatArray,
     median,
@@ -260,7 +260,7 @@ def _overall_entry(
     if used:
         # Stratified: each replicate is the median across scenarios of their own replicates.
         interval = _percentile_interval(
-            _median_ignoring_nan(np.column_stack(replicates)), confidence
+            row_medians_ignoring_nan(np.column_stack(replicates)), confidence
         )
         left_out = len(changed) - len(used)
         note = f"median over {len(used)} scenario{'s' * (len(used) != 1)}" + (

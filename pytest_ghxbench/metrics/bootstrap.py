@@ -34,6 +34,7 @@ __all__ = [
     "bootstrap_median_reduction_ci",
     "bootstrap_reduction_replicates",
     "median_index_law",
+    "row_medians_ignoring_nan",
     "sample_bootstrap_medians",
 ]
 
@@ -171,7 +172,7 @@ def bootstrap_median_reduction_ci(
     _, matrix = bootstrap_reduction_replicates(per_scenario, resamples=resamples, seed=seed)
     if matrix.shape[1] == 0:
         return None
-    replicates = _median_ignoring_nan(matrix)
+    replicates = row_medians_ignoring_nan(matrix)
     replicates = np.sort(replicates[np.isfinite(replicates)])
     if replicates.size == 0:
         return None
@@ -223,7 +224,7 @@ def bootstrap_reduction_replicates(
     return ids, np.column_stack(columns)
 
 
-def _median_ignoring_nan(matrix: FloatArray) -> FloatArray:
+def row_medians_ignoring_nan(matrix: FloatArray) -> FloatArray:
     """Row-wise median skipping NaN; NaN where a row is all NaN (fast path without NaN)."""
     if not np.isnan(matrix).any():
         return np.asarray(np.median(matrix, axis=1), dtype=float)

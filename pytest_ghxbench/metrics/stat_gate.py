@@ -33,7 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pytest_ghxbench.metrics.bootstrap import _median_ignoring_nan, bootstrap_reduction_replicates
+from pytest_ghxbench.metrics.bootstrap import (
+    bootstrap_reduction_replicates,
+    row_medians_ignoring_nan,
+)
 from pytest_ghxbench.metrics.stats import (
     FloatArray,
     median,
@@ -117,7 +120,7 @@ def interval_outcome(
             for sid in eligible
         }
         ids, matrix = bootstrap_reduction_replicates(per_scenario, resamples=resamples, seed=seed)
-        suite = _median_ignoring_nan(matrix) if ids else np.empty(0)
+        suite = row_medians_ignoring_nan(matrix) if ids else np.empty(0)
         replicates = np.sort(suite[np.isfinite(suite)])
         lower = sorted_percentile(replicates, 100 * ERROR_RATE)
         if metric in _REPORTED_INTERVALS:
