@@ -6,7 +6,6 @@ import argparse
 import json
 import math
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pytest_ghxbench.cli.report import (
@@ -20,7 +19,7 @@ from pytest_ghxbench.cli.report import (
     resolve_profile,
     row_sources,
 )
-from pytest_ghxbench.cli.report_args import add_row_sources
+from pytest_ghxbench.cli.report_args import add_profiles_from, add_row_sources
 
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.power import PowerEstimate
@@ -65,12 +64,7 @@ def add_power_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode-alias", action="append", default=[], metavar="OLD=NEW", help="rename a mode"
     )
-    parser.add_argument(
-        "--profiles-from",
-        type=Path,
-        metavar="PYPROJECT",
-        help="add or override profiles from [tool.ghxbench.profiles] of this file",
-    )
+    add_profiles_from(parser)
     parser.add_argument(
         "--trials",
         type=int,

@@ -5,7 +5,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["add_report_arguments", "add_results_argument", "add_row_sources"]
+__all__ = [
+    "add_profiles_from",
+    "add_report_arguments",
+    "add_results_argument",
+    "add_row_sources",
+]
+
+
+def add_profiles_from(parser: argparse.ArgumentParser) -> None:
+    """``--profiles-from PYPROJECT``: gate profiles from a pyproject.toml."""
+    parser.add_argument(
+        "--profiles-from",
+        type=Path,
+        metavar="PYPROJECT",
+        help="add or override profiles from [tool.ghxbench.profiles] of this file",
+    )
 
 
 def add_row_sources(parser: argparse.ArgumentParser, purpose: str) -> None:
@@ -62,12 +77,7 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         help="rename a mode while reading (repeatable; baseline=agent_direct and "
         "ghx_router=ghx are applied by default)",
     )
-    parser.add_argument(
-        "--profiles-from",
-        type=Path,
-        metavar="PYPROJECT",
-        help="add or override profiles from [tool.ghxbench.profiles] of this file",
-    )
+    add_profiles_from(parser)
     parser.add_argument(
         "--seed",
         type=int,
