@@ -15,6 +15,10 @@ DEFAULT_BASELINE = "agent_direct"
 DEFAULT_CANDIDATE = "ghx"
 DEFAULT_RESULTS = ".ghxbench"
 DEFAULT_SCENARIO_ROOT = "scenarios"
+DEFAULT_POWER_EFFECT_PCT = 30.0
+"""The true reduction the verdict's power note asks about: the effect the issue's operating
+characteristic calls "truly better" (at 15% the seed profiles' tool-call and cost rules fail
+almost always, whatever the interface)."""
 KNOWN_MODES = ("agent_direct", "mcp", "ghx")
 """The built-in modes (adapters and config can add more)."""
 

@@ -27,6 +27,7 @@ from pytest_ghxbench.option_specs import (
     DEFAULT_BACKEND,
     DEFAULT_BASELINE,
     DEFAULT_CANDIDATE,
+    DEFAULT_POWER_EFFECT_PCT,
     DEFAULT_PROFILE,
     DEFAULT_RESULTS,
     DEFAULT_SCENARIO_ROOT,
@@ -65,7 +66,7 @@ class Settings:
     compare_fail: tuple[str, ...] = ()
     budget_usd: float | None = None
     budget_tokens: int | None = None
-    power_effect: float = 30.0
+    power_effect: float = DEFAULT_POWER_EFFECT_PCT
     """The true reduction (percent) the verdict's power note asks about; 0: no note."""
 
     @property
@@ -263,9 +264,7 @@ def _budget(raw: Any, flag: str, kind: type[float] | type[int]) -> Any:
 
 def _power_effect(raw: Any) -> float:
     if raw is None:
-        from pytest_ghxbench.metrics.power import DEFAULT_NOTE_EFFECT_PCT
-
-        return DEFAULT_NOTE_EFFECT_PCT
+        return DEFAULT_POWER_EFFECT_PCT
     try:
         number = float(raw)
     except (TypeError, ValueError):

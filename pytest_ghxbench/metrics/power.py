@@ -28,9 +28,9 @@ from pytest_ghxbench.metrics.profiles import INTERVAL, Profile
 from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.stats import wilson_interval
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.option_specs import DEFAULT_POWER_EFFECT_PCT
 
 __all__ = [
-    "DEFAULT_NOTE_EFFECT_PCT",
     "MAX_REPS",
     "METRICS",
     "PLANNING_RESAMPLES",
@@ -273,10 +273,6 @@ def estimate_power(
 
 
 POWER_LINE_TRIALS = 40
-DEFAULT_NOTE_EFFECT_PCT = 30.0
-"""The true reduction the session's power note asks about: the effect the issue's operating
-characteristic calls "truly better" (at 15% the seed profiles' tool-call and cost rules fail
-almost always, whatever the interface)."""
 
 
 @dataclass(frozen=True)
@@ -326,7 +322,7 @@ def power_note(
     rows: Sequence[Row] | RowTable,
     profile: Profile,
     *,
-    effect_pct: float = DEFAULT_NOTE_EFFECT_PCT,
+    effect_pct: float = DEFAULT_POWER_EFFECT_PCT,
     baseline: str = "agent_direct",
     candidate: str = "ghx",
     target_power: float = 0.8,
