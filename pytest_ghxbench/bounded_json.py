@@ -28,6 +28,8 @@ class BoundedJSONError(json.JSONDecodeError):
 
 
 def _depth_error(text: str, max_depth: int) -> BoundedJSONError | None:
+    if len(text) <= 2 * max_depth:  # a document this short cannot be too deep
+        return None
     depth = 0
     for match in _TOKENS.finditer(text):
         char = match.group()
@@ -57,11 +59,6 @@ def loads(
     """
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8")
-    # cheap rejection before the scan: a document this short cannot be too deep
-    if len(text) > 2 * max_depth:
-        error = _depth_error(text, max_depth)
-        if error is not None:
-            raise error
 
     def number(kind: str, convert: Any) -> Any:
         def parse(literal: str) -> Any:
@@ -78,24 +75,49 @@ def loads(
         raise _NotFinite(literal)
 
     try:
-        return json.loads(
+        value = json.loads(
             text,
             parse_int=number("int", int),
             parse_float=number("float", float),
             parse_constant=constant,
         )
-    except _NumberTooLong as exc:
-        position = _find(text, exc.literal)
-        raise BoundedJSONError(
-            f"number longer than {max_number_chars} characters", text, position
-        ) from None
-    except _NotFinite as exc:
-        position = _find(text, exc.literal)
-        raise BoundedJSONError(
-            f"{exc.literal[:20]} is not a finite JSON number", text, position
-        ) from None
-    except RecursionError:  # a depth under max_depth but past a nearly exhausted stack
-        raise BoundedJSONError("nested too deep to read", text, 0) from None
+    except (json.JSONDecodeError, _NumberTooLong, _NotFinite, RecursionError) as exc:
+        # a document too deep is refused as such, whatever else is wrong with it
+        depth = _depth_error(text, max_depth)
+        if depth is not None:
+            raise depth from None
+        if isinstance(exc, _NumberTooLong):
+            raise BoundedJSONError(
+                f"number longer than {max_number_chars} characters", text, _find(text, exc.literal)
+            ) from None
+        if isinstance(exc, _NotFinite):
+            raise BoundedJSONError(
+                f"{exc.literal[:20]} is not a finite JSON number", text, _find(text, exc.literal)
+            ) from None
+        if isinstance(exc, RecursionError):  # under max_depth but past a nearly full stack
+            raise BoundedJSONError("nested too deep to read", text, 0) from None
+        raise
+    # Measured on the parsed value (containers only), which is much cheaper than scanning the
+    # text; the scan runs only to say where a document too deep breaks the limit.
+    if _too_deep(value, max_depth):
+        raise _depth_error(text, max_depth) or BoundedJSONError(
+            f"nested deeper than {max_depth} levels", text, 0
+        )
+    return value
+
+
+def _too_deep(value: Any, max_depth: int) -> bool:
+    if not isinstance(value, (dict, list)):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > max_depth:
+            return True
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return False
 
 
 def _find(text: str, literal: str) -> int:
