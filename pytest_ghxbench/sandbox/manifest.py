@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
 
+from pytest_ghxbench.sandbox.git import GitRepo
+from pytest_ghxbench.sandbox.git.seed import CodeSeed
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.documents import YAMLRefused, check_yaml_bounds, construct_bounded_int
 from pytest_ghxbench.suite import default_seed
@@ -90,6 +92,14 @@ class SeedFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     world: World
     resources: SeedResources
+    code: CodeSeed | None = None
+    """The repository's history (:mod:`pytest_ghxbench.sandbox.git.seed`)."""
+    _commits: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @property
+    def commits(self) -> dict[str, str]:
+        """Each commit label of ``code`` -> its sha."""
+        return dict(self._commits)
 
     @model_validator(mode="after")
     def _references_exist(self) -> SeedFile:
@@ -195,28 +205,67 @@ def load_seed(path: Path) -> SeedFile:
         raise SeedError(f"{path}: invalid YAML: {exc}") from exc
     if not isinstance(raw, dict):
         raise SeedError(f"{path}: a sandbox seed must be a mapping with 'world' and 'resources'")
+    return _seed_with_code(path, raw)[0]
+
+
+def _invalid(path: Path, exc: ValidationError, prefix: str = "") -> SeedError:
+    lines = []
+    for error in exc.errors():
+        parts = ([prefix] if prefix else []) + [str(part) for part in error["loc"]]
+        lines.append(f"  {'.'.join(parts) or '(top level)'}: {error['msg']}")
+    return SeedError(f"{path}: invalid sandbox seed:\n" + "\n".join(lines))
+
+
+def _seed_with_code(path: Path, raw: dict[str, Any]) -> tuple[SeedFile, GitRepo]:
+    """Validate the seed, build its repository and resolve the world's commit labels."""
+    from pytest_ghxbench.sandbox.git import GitError
+    from pytest_ghxbench.sandbox.seed_code import (
+        build_code,
+        resolve_labels,
+        settle,
+        unknown_commits,
+    )
+
+    try:
+        code = CodeSeed.model_validate(raw["code"]) if raw.get("code") is not None else None
+    except ValidationError as exc:
+        raise _invalid(path, exc, "code") from None
+    world_data = raw.get("world")
+    try:
+        repo, shas = build_code(code, world_data if isinstance(world_data, dict) else {})
+    except GitError as exc:
+        raise SeedError(f"{path}: cannot build the seed's repository: {exc}") from None
+    problems = resolve_labels(world_data, shas) if isinstance(world_data, dict) else []
+    if problems:
+        raise SeedError(f"{path}: invalid sandbox seed:\n" + "\n".join(f"  {p}" for p in problems))
     try:
         seed = SeedFile.model_validate(raw)
     except ValidationError as exc:
-        lines = []
-        for error in exc.errors():
-            where = ".".join(str(part) for part in error["loc"]) or "(top level)"
-            lines.append(f"  {where}: {error['msg']}")
-        raise SeedError(f"{path}: invalid sandbox seed:\n" + "\n".join(lines)) from None
+        raise _invalid(path, exc) from None
+    seed.world.attach_git(repo)
+    seed._commits = shas
+    problems = unknown_commits(seed.world)
+    if problems:
+        raise SeedError(f"{path}: invalid sandbox seed:\n" + "\n".join(f"  {p}" for p in problems))
+    settle(seed.world)
     _assign_node_ids(seed.world)
-    return seed
+    return seed, repo
 
 
 class _Seeded:
-    """A parsed seed with its manifest and a plain-data snapshot of its world."""
+    """A parsed seed with its manifest, a plain-data snapshot of its world and its repository
+    (which every fresh world forks)."""
 
     def __init__(self, seed: SeedFile) -> None:
         self.seed = seed
+        self.repo = seed.world.git
         self.manifest = build_manifest(seed.world, seed.resources)
         self.snapshot = seed.world.model_dump()
 
     def fresh_world(self) -> World:
-        return World.model_validate(self.snapshot)
+        world = World.model_validate(self.snapshot)
+        world.attach_git(GitRepo.fork_of(self.repo))
+        return world
 
 
 @functools.lru_cache(maxsize=8)

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
+from pytest_ghxbench.sandbox.git import GitRepo
 from pytest_ghxbench.sandbox.state_actions import (
     Annotation,
     Artifact,
@@ -40,7 +41,6 @@ from pytest_ghxbench.sandbox.state_issues import (
     Comment,
     Issue,
     PullRequest,
-    PullRequestFile,
     Review,
     ReviewComment,
     ReviewThread,
@@ -58,7 +58,6 @@ from pytest_ghxbench.sandbox.state_projects import (
     ProjectOption,
 )
 from pytest_ghxbench.sandbox.state_repo import (
-    Branch,
     IssueType,
     Label,
     Milestone,
@@ -71,7 +70,6 @@ from pytest_ghxbench.sandbox.state_repo import (
 __all__ = [
     "Annotation",
     "Artifact",
-    "Branch",
     "CheckRun",
     "Comment",
     "Issue",
@@ -84,7 +82,6 @@ __all__ = [
     "ProjectItem",
     "ProjectOption",
     "PullRequest",
-    "PullRequestFile",
     "Release",
     "ReleaseAsset",
     "Repository",
@@ -125,6 +122,18 @@ class World(StateModel):
     """The time of the latest mutation; :meth:`tick` advances it."""
     last_id: int = 4_000_000_000
     """The latest database id handed out; :meth:`next_id` increments it."""
+    _git: GitRepo | None = PrivateAttr(default=None)
+
+    @property
+    def git(self) -> GitRepo:
+        """The repository's git repository: its commits, branches and tags. A world made
+        without one (not from a seed or a state file) gets an empty repository."""
+        if self._git is None:
+            self._git = GitRepo.empty(self.repository.default_branch)
+        return self._git
+
+    def attach_git(self, repo: GitRepo) -> None:
+        self._git = repo
 
     def tick(self) -> str:
         """Advance the clock by one second and return the new time (ISO 8601, UTC)."""

@@ -15,7 +15,6 @@ __all__ = [
     "MergeStateStatus",
     "Mergeable",
     "PullRequest",
-    "PullRequestFile",
     "PullState",
     "Review",
     "ReviewComment",
@@ -67,15 +66,6 @@ class Issue(StateModel):
     closed_at: str | None = None
 
 
-class PullRequestFile(StateModel):
-    path: str
-    status: Literal["added", "modified", "removed", "renamed"] = "modified"
-    additions: int = 0
-    deletions: int = 0
-    patch: str = ""
-    previous_path: str | None = None
-
-
 class Review(StateModel):
     id: int
     node_id: str = ""
@@ -120,9 +110,13 @@ class PullRequest(StateModel):
     state: PullState = "OPEN"
     is_draft: bool = False
     head_ref: str
-    head_sha: str
+    head_sha: str = ""
+    """The head commit. An open pull request follows its head branch (set whenever refs move,
+    see :func:`pytest_ghxbench.sandbox.code.sync_pulls`); a closed one keeps its last head."""
     base_ref: str = "main"
     base_sha: str = ""
+    """The base branch's commit when the head last changed (the merge's first parent once
+    merged); files and commits are those of ``head_sha`` since its merge base with this."""
     mergeable: Mergeable = "MERGEABLE"
     merge_state_status: MergeStateStatus = "CLEAN"
     labels: list[str] = Field(default_factory=list)
@@ -131,11 +125,9 @@ class PullRequest(StateModel):
     milestone: int | None = None
     closing_issues: list[int] = Field(default_factory=list)
     """Issues this pull request closes when merged (``Fixes #n``): an issue's linked PRs."""
-    files: list[PullRequestFile] = Field(default_factory=list)
     comments: list[Comment] = Field(default_factory=list)
     reviews: list[Review] = Field(default_factory=list)
     review_threads: list[ReviewThread] = Field(default_factory=list)
-    commits: int = 1
     created_at: str = "2025-01-01T00:00:00Z"
     updated_at: str = "2025-01-01T00:00:00Z"
     closed_at: str | None = None

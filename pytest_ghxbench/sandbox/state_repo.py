@@ -1,4 +1,5 @@
-"""The repository and its metadata: users, branches, labels, milestones, issue types, releases."""
+"""The repository and its metadata: users, labels, milestones, issue types, releases (its code,
+branches and tags are in the world's git repository)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ from pydantic import Field
 from pytest_ghxbench.sandbox.state_base import StateModel
 
 __all__ = [
-    "Branch",
     "IssueType",
     "Label",
     "Milestone",
     "Release",
     "ReleaseAsset",
     "Repository",
-    "Tag",
     "User",
 ]
 
@@ -25,23 +24,6 @@ class User(StateModel):
     login: str
     name: str = ""
     type: Literal["User", "Organization", "Bot"] = "User"
-
-
-class Branch(StateModel):
-    name: str
-    sha: str
-    protected: bool = False
-    files: dict[str, str] = Field(default_factory=dict)
-    """Files written on this branch through the contents API (path -> text). The seed's
-    repository contents are not modelled: only what the API wrote is known."""
-
-
-class Tag(StateModel):
-    """A lightweight tag created as a ref (``POST /git/refs``). Published releases' tags are
-    derived from the releases and are not listed here."""
-
-    name: str
-    sha: str
 
 
 class Repository(StateModel):
@@ -62,8 +44,9 @@ class Repository(StateModel):
     is_archived: bool = False
     created_at: str = "2025-01-01T00:00:00Z"
     pushed_at: str = "2025-01-01T00:00:00Z"
-    branches: list[Branch] = Field(default_factory=list)
-    tags: list[Tag] = Field(default_factory=list)
+    protected_branches: list[str] = Field(default_factory=list)
+    """Branches under branch protection (reviews required before merging). The branches
+    themselves, tags and commits live in the world's git repository (``World.git``)."""
 
     @property
     def full_name(self) -> str:

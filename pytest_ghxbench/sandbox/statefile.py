@@ -1,7 +1,9 @@
 """Sandbox state files: a world on disk (``ghxbench sandbox init``, and ``serve``/``run`` with
 ``--state``).
 
-A state file is JSON: ``{"format": "ghxbench-sandbox-state", "version": 1, "world": {...}}``.
+A state file is JSON: ``{"format": "ghxbench-sandbox-state", "version": 2, "world": {...}}``,
+with the world's git repository beside it (``STATE.git``, a bare repository that commands read
+and push to in place).
 Writers hold an exclusive lock while they save (:func:`locked_state`): ``fcntl.flock`` on a
 sidecar file (``STATE.lock``), never on the state file itself, because saving replaces the
 state file (:func:`save_world` writes a temporary file beside it and ``os.replace``-s it), and a
@@ -14,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +25,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pytest_ghxbench import bounded_json
+from pytest_ghxbench.sandbox.git import GitError, GitRepo
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
@@ -31,15 +35,21 @@ __all__ = [
     "load_world",
     "lock_path",
     "locked_state",
+    "repo_path",
     "save_world",
 ]
 
 STATE_FORMAT = "ghxbench-sandbox-state"
-_VERSION = 1
+_VERSION = 2
 
 
 class StateFileError(Exception):
     """The state file is missing, unreadable or not a sandbox state (the message says which)."""
+
+
+def repo_path(path: Path) -> Path:
+    """The git repository of the state at ``path``."""
+    return path.with_name(path.name + ".git")
 
 
 def lock_path(path: Path) -> Path:
@@ -89,16 +99,24 @@ def load_world(path: Path) -> World:
     if document.get("version") != _VERSION:
         raise StateFileError(
             f"{path}: sandbox state version {document.get('version')!r} is not supported "
-            f"(expected {_VERSION})"
+            f"(expected {_VERSION}; make a new one with 'ghxbench sandbox init')"
         )
     try:
-        return World.model_validate(document.get("world"))
+        world = World.model_validate(document.get("world"))
     except ValidationError as exc:
         problems = "; ".join(
             f"world.{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
             for error in exc.errors()[:5]
         )
         raise StateFileError(f"{path}: invalid sandbox world: {problems}") from None
+    repo = repo_path(path)
+    if not (repo / "HEAD").is_file():
+        raise StateFileError(
+            f"{path}: its git repository {repo} is missing (make a new state with "
+            "'ghxbench sandbox init')"
+        )
+    world.attach_git(GitRepo(repo))
+    return world
 
 
 def save_world(path: Path, world: World) -> None:
@@ -136,5 +154,13 @@ def init_state(path: Path, seed: Path | None = None) -> World:
 
     world = fresh_world(DEFAULT_SEED if seed is None else seed)
     with locked_state(path):
+        repo = repo_path(path)
+        if repo.exists():
+            shutil.rmtree(repo)
+        try:
+            world.git.copy_to(repo)
+        except GitError as exc:
+            raise StateFileError(f"{path}: cannot write its git repository {repo}: {exc}") from exc
+        world.attach_git(GitRepo(repo))
         save_world(path, world)
     return world

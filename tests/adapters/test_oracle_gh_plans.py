@@ -25,6 +25,7 @@ from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario
+from tests.code import commit_on
 from tests.paths import EXTERNAL_SCENARIOS, REPO_ROOT
 from tests.served import run_on_world as run_capability
 
@@ -397,14 +398,15 @@ def test_porcelain_on_what_the_published_schema_lacks(
 
 @needs_gh
 def test_update_branch_of_a_branch_behind_its_base_merges_the_base(item: SandboxSession) -> None:
-    main = next(b for b in item.world.repository.branches if b.name == "main")
-    main.sha = "b" * 40  # the base moved on since pull request #7 was opened
+    # the base moved on since pull request #7 was opened
+    main = commit_on(item.world, "main", {"docs/index.md": "# tinykv\n"}, "Shorten the docs")
     pull = item.world.pull_request(PR)
     assert pull is not None
     head = pull.head_sha
     done = _gh(item, ["pr", "update-branch", str(PR), "--repo", "acme-labs/tinykv"])
     assert done.returncode == 0, done.stderr
-    assert pull.head_sha != head and pull.base_sha == main.sha
+    merge = item.world.git.commit(pull.head_sha)
+    assert merge is not None and merge.parents == (head, main) and pull.base_sha == main
 
 
 @needs_gh

@@ -127,7 +127,7 @@ _RECORD = os.environ.get("GHXBENCH_RECORD") == "1"
 
 
 def _world_digest(world: World) -> str:
-    state = world.model_dump(mode="json", exclude={"clock"})
+    state = {**world.model_dump(mode="json", exclude={"clock"}), "refs": world.git.refs()}
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.run.judge import Verdict, judge_atomic
+from pytest_ghxbench.sandbox.code import branch_sha
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import User, World
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario
+from tests.code import commit_on, conflicting_main, protect
 from tests.ghx import conftest as served
 from tests.sandbox.conftest import external_atomic, needs_external
 
@@ -33,8 +35,7 @@ def error(world: World, task: str, **input: Any) -> dict[str, str]:
 
 
 def protect_main(world: World) -> None:
-    for branch in world.repository.branches:
-        branch.protected = branch.name == "main"
+    protect(world, "main")
 
 
 def on_dotcom(value: Any) -> Any:
@@ -154,18 +155,15 @@ def test_same_as_the_world_capability(task: str, input: dict[str, Any]) -> None:
 
 
 def _conflicting(world: World) -> None:
-    pull = world.pull_request(7)
-    assert pull is not None
-    pull.mergeable = "CONFLICTING"
+    conflicting_main(world)
 
 
 def _main_moved(world: World) -> None:
-    next(b for b in world.repository.branches if b.name == "main").sha = "1" * 40
+    commit_on(world, "main", {"docs/index.md": "# tinykv\n"}, "Shorten the docs")
 
 
 def _protect_head(world: World) -> None:
-    for branch in world.repository.branches:
-        branch.protected = branch.name == "fix/compaction-lock"
+    protect(world, "fix/compaction-lock")
 
 
 def _many_collaborators(world: World) -> None:
@@ -252,11 +250,12 @@ def test_list_pages(world: World) -> None:
 def test_changed_files(world: World) -> None:
     items = data(world, "pr.diff.list_files", prNumber=7)["items"]
     assert [(f["path"], f["additions"], f["deletions"], f["changeType"]) for f in items] == [
-        ("src/tinykv/compaction.py", 9, 4, "MODIFIED"),
-        ("src/tinykv/snapshot.py", 14, 3, "MODIFIED"),
-        ("tests/test_compaction.py", 31, 0, "ADDED"),
+        ("src/tinykv/compaction.py", 3, 2, "MODIFIED"),
+        ("src/tinykv/segment.py", 7, 0, "MODIFIED"),
+        ("src/tinykv/snapshot.py", 6, 3, "MODIFIED"),
+        ("tests/test_compaction.py", 12, 0, "MODIFIED"),
     ]
-    first = data(world, "pr.diff.list_files", prNumber=7, first=2)
+    first = data(world, "pr.diff.list_files", prNumber=7, first=3)
     assert first["pageInfo"]["hasNextPage"] is True
     rest = data(world, "pr.diff.list_files", prNumber=7, after=first["pageInfo"]["endCursor"])
     assert [f["path"] for f in rest["items"]] == ["tests/test_compaction.py"]
@@ -394,22 +393,24 @@ def test_assignee_refusals(world: World) -> None:
 
 def test_updating_a_branch_that_is_behind(world: World) -> None:
     assert data(world, "pr.branch.update", prNumber=7)["updated"] is False
-    main = next(b for b in world.repository.branches if b.name == "main")
-    main.sha = "1" * 40
+    old_head = branch_sha(world, "fix/compaction-lock")
+    _main_moved(world)
+    main = branch_sha(world, "main")
     result = data(world, "pr.branch.update", prNumber=7)
     assert result["updated"] is True
-    assert result["headSha"] != "a41d7e0c9b8f7e6d5c4b3a2918f7e6d5c4b3a291"
-    head = next(b for b in world.repository.branches if b.name == "fix/compaction-lock")
-    assert head.sha == result["headSha"]
+    assert result["headSha"] == branch_sha(world, "fix/compaction-lock") != old_head
+    merge = world.git.commit(result["headSha"])
+    assert merge is not None and merge.parents == (old_head, main)
+    assert merge.title == "Merge branch 'main' into fix/compaction-lock"
     # The new head has no checks yet.
     assert data(world, "pr.status.checks", prNumber=7)["summary"]["total"] == 0
     assert data(world, "pr.branch.update", prNumber=7)["updated"] is False
 
 
 def test_a_conflicting_branch_cannot_be_updated_or_merged(world: World) -> None:
+    conflicting_main(world)
     pull = world.pull_request(7)
-    assert pull is not None
-    pull.mergeable = "CONFLICTING"
+    assert pull is not None and pull.mergeable == "CONFLICTING"
     assert error(world, "pr.branch.update", prNumber=7)["code"] == "CONFLICT"
     assert error(world, "pr.merge.execute", prNumber=7)["code"] == "CONFLICT"
 
@@ -422,19 +423,24 @@ def test_merging_closes_the_fixed_issue_and_deletes_the_branch(world: World) -> 
     assert [p["number"] for p in data(world, "pr.list")["items"]] == [8]
     issue = world.issue(3)
     assert issue is not None and (issue.state, issue.state_reason) == ("CLOSED", "COMPLETED")
-    branches = {b.name: b.sha for b in world.repository.branches}
+    branches = world.git.branches()
     assert "fix/compaction-lock" not in branches
     assert branches["main"] == result["mergeCommitSha"]
+    squashed = world.git.commit(result["mergeCommitSha"])
+    assert squashed is not None and len(squashed.parents) == 1
+    assert squashed.title == "Release the compaction lock before writing snapshots (#7)"
+    assert world.git.read(squashed.sha, "tests/test_compaction.py") == world.git.read(
+        world.git.ref("refs/pull/7/head") or "", "tests/test_compaction.py"
+    )
     problem = error(world, "pr.merge.execute", prNumber=7)
     assert problem["code"] == "CONFLICT" and "merged" in problem["message"]
 
 
 def test_a_protected_head_branch_is_kept(world: World) -> None:
-    for branch in world.repository.branches:
-        branch.protected = branch.name == "fix/compaction-lock"
+    protect(world, "fix/compaction-lock")
     result = data(world, "pr.merge.execute", prNumber=7, deleteBranch=True)
     assert (result["merged"], result["branchDeleted"]) == (True, False)
-    assert "fix/compaction-lock" in {b.name for b in world.repository.branches}
+    assert "fix/compaction-lock" in world.git.branches()
 
 
 def test_merge_defaults_keep_the_branch(world: World) -> None:
@@ -444,7 +450,10 @@ def test_merge_defaults_keep_the_branch(world: World) -> None:
         False,
         False,
     )
-    assert "fix/compaction-lock" in {b.name for b in world.repository.branches}
+    assert "fix/compaction-lock" in world.git.branches()
+    merge = world.git.commit(result["mergeCommitSha"])
+    assert merge is not None and merge.parents[1] == world.git.branches()["fix/compaction-lock"]
+    assert merge.title == "Merge pull request #7 from acme-labs/fix/compaction-lock"
 
 
 def test_a_draft_cannot_be_merged(world: World) -> None:

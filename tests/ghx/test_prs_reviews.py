@@ -237,7 +237,7 @@ def test_reviews_oldest_first(world: World) -> None:
         ("dana-ops", "CHANGES_REQUESTED"),
         ("hubot", "COMMENTED"),
     ]
-    assert items[0]["commitOid"] == "a41d7e0c9b8f7e6d5c4b3a2918f7e6d5c4b3a291"
+    assert items[0]["commitOid"] == seeded().seed.commits["lock-3"]
     assert items[1]["url"].endswith("/pull/7#pullrequestreview-2400000002")
 
 

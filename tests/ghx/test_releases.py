@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.models import AtomicScenario
 from tests.ghx.conftest import error, ok
@@ -15,7 +16,7 @@ from tests.sandbox.conftest import external_atomic, needs_external
 SCENARIOS = external_atomic("release.")
 REPO = {"owner": "acme-labs", "name": "tinykv"}
 PUBLISHED, DRAFT = 201000001, 201000002
-SHA = "3f9c2a1e8b7d6c5f4a3b2c1d0e9f8a7b6c5d4e3f"
+SHA = seeded().seed.commits["bench"]
 
 
 def data(world: World, task: str, **input: Any) -> Any:

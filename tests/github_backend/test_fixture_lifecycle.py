@@ -10,6 +10,7 @@ import pytest
 
 from pytest_ghxbench.cli.main import main
 from pytest_ghxbench.github.fixtures import SEED_LABEL
+from pytest_ghxbench.sandbox.code import pull_files
 from tests.github_backend.served import REPO, Served
 
 
@@ -23,8 +24,8 @@ def _cli(served: Served, *args: str) -> int:
 
 
 def _tags(served: Served) -> set[str]:
-    repo = served.world.repository
-    return {t.name for t in repo.tags} | {r.tag_name for r in served.world.releases if not r.draft}
+    """The repository's tags: its git tags (published releases created theirs)."""
+    return set(served.world.git.tags())
 
 
 def test_seed_status_cleanup_round_trip(
@@ -44,8 +45,8 @@ def test_seed_status_cleanup_round_trip(
     pull = world.pull_request(resources["pr"]["number"])
     assert pull is not None and pull.state == "OPEN" and SEED_LABEL in pull.labels
     assert pull.head_ref == resources["pr"]["head_ref"] == resources["pr_with_reviews"]["head_ref"]
-    assert pull.head_ref in {b.name for b in world.repository.branches}
-    assert [f.path for f in pull.files] == ["ghxbench-fixture.md"]
+    assert pull.head_ref in world.git.branches()
+    assert [f.path for f in pull_files(world, pull)] == ["ghxbench-fixture.md"]
     thread = world.review_thread(resources["pr_thread"]["id"])
     assert thread is not None and thread[0] is pull and thread[1].line == 3
     assert [r.state for r in pull.reviews] == ["COMMENTED", "COMMENTED"]
@@ -79,7 +80,7 @@ def test_seed_status_cleanup_round_trip(
     assert len(labelled) == 3 and all(i.state == "CLOSED" for i in labelled)
     closed = world.pull_request(pull.number)
     assert closed is not None and closed.state == "CLOSED"
-    assert pull.head_ref not in {b.name for b in world.repository.branches}
+    assert pull.head_ref not in world.git.branches()
     assert tag not in _tags(served) and world.release(resources["release"]["id"]) is None
     assert "deleted release" in cleaned and f"deleted branch {pull.head_ref}" in cleaned
 

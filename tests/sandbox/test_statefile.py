@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import threading
 import time
@@ -19,8 +20,10 @@ from pytest_ghxbench.sandbox.statefile import (
     load_world,
     lock_path,
     locked_state,
+    repo_path,
     save_world,
 )
+from tests.code import commit_on
 
 
 @pytest.fixture
@@ -33,8 +36,27 @@ def state(tmp_path: Path) -> Path:
 def test_init_writes_the_seeded_world(state: Path) -> None:
     assert load_world(state).model_dump() == fresh_world().model_dump()
     document = json.loads(state.read_text(encoding="utf-8"))
-    assert document["format"] == "ghxbench-sandbox-state" and document["version"] == 1
+    assert document["format"] == "ghxbench-sandbox-state" and document["version"] == 2
     assert stat.S_IMODE(state.stat().st_mode) == 0o644
+
+
+def test_the_state_keeps_its_code_in_a_repository_beside_it(state: Path) -> None:
+    world = load_world(state)
+    assert world.git.branches() == fresh_world().git.branches()
+    assert world.git.path == repo_path(state)
+    sha = commit_on(world, "main", {"NOTES.md": "kept\n"}, "Keep a note")
+    save_world(state, world)
+    again = load_world(state)
+    assert again.git.branches()["main"] == sha
+    assert again.git.read(sha, "NOTES.md") == b"kept\n"
+    # the repository stands alone: nothing in it points at this process's scratch copies
+    assert not (repo_path(state) / "objects" / "info" / "alternates").exists()
+
+
+def test_a_state_without_its_repository_is_refused(state: Path) -> None:
+    shutil.rmtree(repo_path(state))
+    with pytest.raises(StateFileError, match=r"state.json.git is missing"):
+        load_world(state)
 
 
 def test_save_then_load_keeps_every_change(state: Path) -> None:
@@ -57,7 +79,11 @@ def test_save_replaces_the_file_so_open_readers_keep_a_whole_old_state(state: Pa
         save_world(state, world)
         assert reader.read() == before
     assert load_world(state).issues == []
-    assert sorted(p.name for p in state.parent.iterdir()) == ["state.json", "state.json.lock"]
+    assert sorted(p.name for p in state.parent.iterdir()) == [
+        "state.json",
+        "state.json.git",
+        "state.json.lock",
+    ]
 
 
 def test_a_failed_save_leaves_the_old_state_and_no_temporary_file(
@@ -74,7 +100,11 @@ def test_a_failed_save_leaves_the_old_state_and_no_temporary_file(
     with pytest.raises(StateFileError, match=r"cannot write sandbox state.*Permission denied"):
         save_world(state, world)
     assert state.read_bytes() == before
-    assert sorted(p.name for p in state.parent.iterdir()) == ["state.json", "state.json.lock"]
+    assert sorted(p.name for p in state.parent.iterdir()) == [
+        "state.json",
+        "state.json.git",
+        "state.json.lock",
+    ]
 
 
 def test_save_keeps_the_mode_of_the_file_it_replaces(state: Path) -> None:
@@ -94,7 +124,7 @@ def test_save_keeps_the_mode_of_the_file_it_replaces(state: Path) -> None:
         ("[1, 2]", "not a sandbox state file"),
         ('{"format": "ghxbench-sandbox-state", "version": 7, "world": {}}', "version 7"),
         (
-            '{"format": "ghxbench-sandbox-state", "version": 1, "world": {"viewer": "me"}}',
+            '{"format": "ghxbench-sandbox-state", "version": 2, "world": {"viewer": "me"}}',
             "world.repository: Field required",
         ),
     ],

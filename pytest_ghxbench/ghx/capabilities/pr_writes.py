@@ -4,7 +4,8 @@
   updated
 - ``pr.ready_for_review.set`` (``ready``; false converts back to a draft) → prNumber, isDraft
 - ``pr.branch.update`` → prNumber, updated, headSha
-- ``pr.merge.execute`` (``method``: merge (default), squash, rebase; ``deleteBranch``) →
+- ``pr.merge.execute`` (``method``: merge (default), squash, rebase; ``deleteBranch``;
+  ``commitTitle`` and ``commitBody`` of the merge or squash commit) →
   prNumber, method, queued, deleteBranch, merged, mergeCommitSha, branchDeleted
 
 Asking for the draft state a pull request has changes nothing; a branch that is not behind its
@@ -122,15 +123,6 @@ def pr_ready_for_review_set(client: GitHubClient, input: dict[str, Any]) -> dict
     return {"prNumber": input["prNumber"], "isDraft": is_draft}
 
 
-def _branch_sha(client: GitHubClient, input: Mapping[str, Any], branch: str) -> str | None:
-    ref = urllib.parse.quote(f"heads/{branch}", safe="/")
-    answer = client.request("GET", f"{repo_path(input)}/git/ref/{ref}", ok_statuses=(404,))
-    if answer.status == 404 or not isinstance(answer.data, dict):
-        return None
-    sha = (answer.data.get("object") or {}).get("sha")
-    return str(sha) if sha else None
-
-
 @capability(
     "pr.branch.update",
     "Merge the base branch's latest commits into a pull request's head branch.",
@@ -145,10 +137,10 @@ def pr_branch_update(client: GitHubClient, input: dict[str, Any]) -> dict[str, A
         raise CapabilityError(
             "CONFLICT", f"merge conflict between base and head of pull request #{number}"
         )
-    base_sha = pull["base"].get("sha")
-    current = _branch_sha(client, input, pull["base"]["ref"])
-    behind = current is not None and bool(base_sha) and base_sha != current
     head_sha = pull["head"]["sha"]
+    spec = urllib.parse.quote(f"{pull['base']['ref']}...{head_sha}", safe="")
+    comparison = client.rest("GET", f"{repo_path(input)}/compare/{spec}")
+    behind = int(comparison.get("behind_by") or 0) > 0
     if behind:
         client.rest(
             "PUT", f"{pull_path(input)}/update-branch", body={"expected_head_sha": head_sha}
@@ -168,6 +160,8 @@ def _protected(client: GitHubClient, input: Mapping[str, Any], branch: str) -> b
     by_number(
         method={"type": "string", "enum": ["merge", "squash", "rebase"], "default": "merge"},
         deleteBranch={"type": "boolean", "default": False},
+        commitTitle={"type": "string", "minLength": 1, "description": "Merge commit title"},
+        commitBody={"type": "string", "description": "Merge commit message body"},
     ),
     mutates=True,
 )
@@ -175,10 +169,13 @@ def pr_merge_execute(client: GitHubClient, input: dict[str, Any]) -> dict[str, A
     pull = find_pull(client, input)
     number = input["prNumber"]
     require_open(pull_state(pull), number, "merge")
+    body = {"merge_method": input["method"]}
+    if input.get("commitTitle"):
+        body["commit_title"] = input["commitTitle"]
+    if input.get("commitBody") is not None:
+        body["commit_message"] = input["commitBody"]
     try:
-        merged = client.rest(
-            "PUT", f"{pull_path(input)}/merge", body={"merge_method": input["method"]}
-        )
+        merged = client.rest("PUT", f"{pull_path(input)}/merge", body=body)
     except GitHubError as exc:
         if exc.status in (405, 409):  # GitHub: 405 not mergeable, 409 head changed
             raise CapabilityError("CONFLICT", exc.message) from None

@@ -4,9 +4,16 @@ lookups and renderings the other pull request operations share.
 
 from __future__ import annotations
 
-import hashlib
+import re
 from typing import Any
 
+from pytest_ghxbench.sandbox.code import (
+    branch_sha,
+    github_committer,
+    person,
+    pull_commits,
+    sync_pulls,
+)
 from pytest_ghxbench.sandbox.operations.actions import check_bucket, latest_checks
 from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
@@ -17,8 +24,10 @@ from pytest_ghxbench.sandbox.operations.registry import (
 from pytest_ghxbench.sandbox.state import MergeStateStatus, PullRequest, World
 
 __all__ = [
+    "closing_references",
     "find_pull",
     "merge_state",
+    "open_pull",
     "pull_url",
     "require_open",
     "review_decision",
@@ -58,7 +67,7 @@ def require_open(pull: PullRequest, action: str) -> None:
 
 
 def _base_protected(world: World, pull: PullRequest) -> bool:
-    return any(b.name == pull.base_ref and b.protected for b in world.repository.branches)
+    return pull.base_ref in world.repository.protected_branches
 
 
 def review_decision(world: World, pull: PullRequest) -> str | None:
@@ -96,8 +105,63 @@ def touch(world: World, pull: PullRequest) -> None:
     pull.merge_state_status = merge_state(world, pull)
 
 
-def _sha(*parts: object) -> str:
-    return hashlib.sha1(":".join(map(str, parts)).encode()).hexdigest()
+_CLOSING = re.compile(
+    r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
+    re.IGNORECASE,
+)
+
+
+def closing_references(world: World, text: str) -> list[int]:
+    """Issues a pull request's text closes (``Fixes #3``, ``closes acme-labs/tinykv#3``)."""
+    found = []
+    for repo, number in _CLOSING.findall(text or ""):
+        same = not repo or repo.casefold() == world.repository.full_name.casefold()
+        if same and world.issue(int(number)) is not None and int(number) not in found:
+            found.append(int(number))
+    return found
+
+
+def open_pull(
+    world: World, *, head: str, base: str, title: str, body: str = "", draft: bool = False
+) -> PullRequest:
+    """A new pull request from branch ``head`` into branch ``base``, as GitHub opens one:
+    both must exist, differ, and not already have an open pull request between them. An issue
+    its body says it fixes is linked (when ``base`` is the default branch)."""
+    git = world.git
+    head_sha, base_sha = branch_sha(world, head), branch_sha(world, base)
+    if base_sha is None:
+        raise CapabilityError("NOT_FOUND", f"base branch {base!r} does not exist")
+    if head_sha is None:
+        raise CapabilityError("NOT_FOUND", f"head branch {head!r} does not exist")
+    owner = world.repository.owner
+    for pull in world.pull_requests:
+        if (pull.head_ref, pull.base_ref, pull.state) == (head, base, "OPEN"):
+            raise CapabilityError(
+                "VALIDATION", f"A pull request already exists for {owner}:{head}."
+            )
+    if git.is_ancestor(head_sha, base_sha):
+        raise CapabilityError("VALIDATION", f"No commits between {base} and {head}")
+    number, now = world.next_issue_number(), world.tick()
+    closes = closing_references(world, body) if base == world.repository.default_branch else []
+    pull = PullRequest(
+        number=number,
+        title=title,
+        node_id=world.node("PR", number),
+        body=body,
+        author=world.viewer,
+        is_draft=draft,
+        head_ref=head,
+        head_sha=head_sha,
+        base_ref=base,
+        base_sha=base_sha,
+        closing_issues=closes,
+        created_at=now,
+        updated_at=now,
+    )
+    world.pull_requests.append(pull)
+    sync_pulls(world)
+    pull.merge_state_status = merge_state(world, pull)
+    return pull
 
 
 # ---------------------------------------------------------------- reads
@@ -147,18 +211,61 @@ def pr_branch_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
         raise CapabilityError(
             "CONFLICT", f"merge conflict between base and head of pull request #{pull.number}"
         )
-    branches = {b.name: b for b in world.repository.branches}
-    base = branches.get(pull.base_ref)
-    behind = base is not None and bool(pull.base_sha) and pull.base_sha != base.sha
+    git = world.git
+    base = branch_sha(world, pull.base_ref)
+    behind = base is not None and not git.is_ancestor(base, pull.head_sha)
     if behind and base is not None:
-        pull.head_sha = _sha(pull.head_sha, base.sha)
-        pull.base_sha = base.sha
-        pull.commits += 1
-        head = branches.get(pull.head_ref)
-        if head is not None:
-            head.sha = pull.head_sha
+        tree = git.merged_tree(pull.head_sha, base)
+        if tree is None:
+            raise CapabilityError(
+                "CONFLICT", f"merge conflict between base and head of pull request #{pull.number}"
+            )
+        now = world.tick()
+        message = f"Merge branch '{pull.base_ref}' into {pull.head_ref}\n"
+        sha = git.write_commit(
+            tree, [pull.head_sha, base], message, person(world, world.viewer, now),
+            github_committer(now),
+        )  # fmt: skip
+        git.set_ref(f"refs/heads/{pull.head_ref}", sha)
+        world.repository.pushed_at = now
+        sync_pulls(world)
         touch(world, pull)
     return {"prNumber": pull.number, "updated": behind, "headSha": pull.head_sha}
+
+
+def _merge_commits(world: World, pull: PullRequest, input: dict[str, Any], now: str) -> str:
+    """Write what merging ``pull`` by ``input["method"]`` adds to its base branch; the new tip."""
+    git = world.git
+    base = branch_sha(world, pull.base_ref)
+    if base is None:
+        raise CapabilityError("CONFLICT", f"base branch {pull.base_ref} no longer exists")
+    merger, committer = person(world, world.viewer, now), github_committer(now)
+    method = input["method"]
+    conflict = CapabilityError(
+        "CONFLICT", f"pull request #{pull.number} is not mergeable: the merge has conflicts"
+    )
+    if method == "rebase":
+        tip = base
+        for commit in pull_commits(world, pull):
+            tree = git.picked_tree(commit.sha, tip)
+            if tree is None:
+                raise conflict
+            tip = git.write_commit(tree, [tip], commit.message, commit.author, committer)
+        return tip
+    tree = git.merged_tree(base, pull.head_sha)
+    if tree is None:
+        raise conflict
+    if method == "squash":
+        title = input.get("commitTitle") or f"{pull.title} (#{pull.number})"
+        listed = "\n\n".join(f"* {c.message.strip()}" for c in pull_commits(world, pull))
+        body = input.get("commitBody")
+        message = f"{title}\n\n{listed if body is None else body}".rstrip() + "\n"
+        return git.write_commit(tree, [base], message, person(world, pull.author, now), committer)
+    source = f"{world.repository.owner}/{pull.head_ref}"
+    title = input.get("commitTitle") or f"Merge pull request #{pull.number} from {source}"
+    body = pull.title if input.get("commitBody") is None else input["commitBody"]
+    message = f"{title}\n\n{body}".rstrip() + "\n"
+    return git.write_commit(tree, [base, pull.head_sha], message, merger, committer)
 
 
 @operation("pr.merge.execute")
@@ -176,13 +283,15 @@ def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
         )
     now = world.tick()
     repo = world.repository
+    base_before = branch_sha(world, pull.base_ref)
+    tip = _merge_commits(world, pull, input, now)
+    world.git.set_ref(f"refs/heads/{pull.base_ref}", tip)
     pull.state, pull.merged_at, pull.closed_at, pull.updated_at = "MERGED", now, now, now
     pull.merged_by = world.viewer
-    pull.merge_commit_sha = _sha(pull.node_id, input["method"], now)
+    pull.base_sha = base_before or pull.base_sha
+    pull.merge_commit_sha = tip
     pull.mergeable, pull.merge_state_status = "UNKNOWN", "UNKNOWN"
-    for branch in repo.branches:
-        if branch.name == pull.base_ref:
-            branch.sha = pull.merge_commit_sha
+    repo.pushed_at = now
     if pull.base_ref == repo.default_branch:
         for number in pull.closing_issues:
             issue = world.issue(number)
@@ -190,10 +299,9 @@ def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
                 issue.state, issue.state_reason = "CLOSED", "COMPLETED"
                 issue.closed_at = issue.updated_at = now
     deleted = False
-    if input["deleteBranch"]:
-        kept = [b for b in repo.branches if b.name != pull.head_ref or b.protected]
-        deleted = len(kept) < len(repo.branches)
-        repo.branches = kept
+    if input["deleteBranch"] and pull.head_ref not in repo.protected_branches:
+        deleted = world.git.delete_ref(f"refs/heads/{pull.head_ref}")
+    sync_pulls(world)
     return {
         "prNumber": pull.number,
         "method": input["method"],

@@ -67,13 +67,26 @@ def _tag_is_free(world: World, tag: str, release: Release | None = None) -> None
 
 
 def _target(world: World, commitish: str) -> str:
-    if _SHA.match(commitish) or any(b.name == commitish for b in world.repository.branches):
+    git = world.git
+    if git.ref(f"refs/heads/{commitish}") is not None:
+        return commitish
+    if _SHA.match(commitish) and git.commit(commitish) is not None:
         return commitish
     raise CapabilityError(
         "VALIDATION",
         f"input.targetCommitish: {commitish!r} is neither a branch of "
-        f"{world.repository.full_name} nor a 40-character commit sha",
+        f"{world.repository.full_name} nor the 40-character sha of one of its commits",
     )
+
+
+def create_release_tag(world: World, release: Release) -> None:
+    """Publishing a release creates its tag (at the target) when the tag does not exist yet."""
+    git = world.git
+    name = f"refs/tags/{release.tag_name}"
+    if git.ref(name) is None:
+        target = git.resolve(release.target_commitish)
+        if target is not None:
+            git.set_ref(name, target)
 
 
 # ---------------------------------------------------------------- reads
@@ -136,4 +149,5 @@ def release_publish_draft(world: World, input: dict[str, Any]) -> dict[str, Any]
     _edit_text(release, input)
     release.draft = False
     release.published_at = world.tick()
+    create_release_tag(world, release)
     return {**release_data(world, release), "wasDraft": True}

@@ -39,8 +39,8 @@ def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
             "CONFLICT", f"Workflow does not have 'workflow_dispatch' trigger ({flow.path})"
         )
     ref = input["ref"].removeprefix("refs/heads/")
-    branch = next((b for b in world.repository.branches if b.name == ref), None)
-    if branch is None:
+    head = world.git.ref(f"refs/heads/{ref}")
+    if head is None:
         raise CapabilityError("NOT_FOUND", f"No ref found for: {input['ref']}")
     unexpected = sorted(set(input.get("inputs") or {}) - set(flow.dispatch_inputs))
     if unexpected:
@@ -61,8 +61,8 @@ def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
         event="workflow_dispatch",
         status="queued",
         conclusion=None,
-        head_branch=branch.name,
-        head_sha=branch.sha,
+        head_branch=ref,
+        head_sha=head,
         actor=world.viewer,
         created_at=now,
         updated_at=now,

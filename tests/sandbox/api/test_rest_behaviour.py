@@ -95,17 +95,23 @@ def test_a_pull_request_as_a_diff(world: World, accept: str) -> None:
     assert response.status == 200
     assert response.headers["Content-Type"].startswith("application/vnd.github.diff")
     text = response.body.decode()
-    pull = world.pull_request(7)
-    assert pull is not None
-    assert text.count("diff --git ") == len(pull.files)
-    assert f"+++ b/{pull.files[0].path}" in text and "@@" in text
+    # git's own diff of the branch since it left main: four files
+    assert text.count("diff --git ") == 4
+    assert "+++ b/src/tinykv/compaction.py" in text
+    assert "+        # Writers may proceed while the snapshot is written.\n" in text
 
 
 def test_a_pull_request_as_a_patch(world: World) -> None:
     response = call(world, "GET", f"{REPO}/pulls/7", accept="application/vnd.github.patch")
     text = response.body.decode()
-    assert text.startswith("From ") and "Subject: [PATCH] Release the compaction lock" in text
-    assert "diff --git " in text
+    # git format-patch of each of the branch's three commits, oldest first
+    subjects = [line for line in text.splitlines() if line.startswith("Subject: ")]
+    assert subjects == [
+        "Subject: [PATCH 1/3] Copy snapshot segments under per-segment read locks",
+        "Subject: [PATCH 2/3] Release the store lock before writing the snapshot",
+        "Subject: [PATCH 3/3] Test that a snapshot does not block writers",
+    ]
+    assert text.startswith("From ") and "From: Mona Lisa <mona@users.noreply.github.com>" in text
 
 
 def test_a_job_log_is_a_redirect_to_its_text(world: World) -> None:

@@ -41,6 +41,7 @@ SAMPLES = {
     "milestone_number": "1",
     "review_id": "2400000001",
     "ref": "fix/compaction-lock",
+    "basehead": "main...fix/compaction-lock",
     "username": "mona",
     "assignee": "mona",
     "issue_id": "3100000005",
@@ -75,7 +76,7 @@ def concrete(template: str) -> str:
     if "{comment_id}" in path:
         kind = "pulls" if "/pulls/" in path else "issues"
         path = path.replace("{comment_id}", COMMENT_IDS[kind])
-    if "/git/ref/" in path:  # a fully qualified ref there
+    if "/git/ref/" in path or "/git/matching-refs/" in path:  # a ref from refs/ there
         path = path.replace("{ref}", "heads/" + SAMPLES["ref"])
     for name, value in SAMPLES.items():
         path = path.replace("{" + name + "}", value)

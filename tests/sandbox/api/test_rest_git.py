@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.manifest import fresh_world
+from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import World
 from tests.sandbox.api.test_rest_conformance import call, check
 
 REPO = "/repos/{owner}/{repo}"
 BASE = "/repos/acme-labs/tinykv"
-MAIN = "3f9c2a1e8b7d6c5f4a3b2c1d0e9f8a7b6c5d4e3f"
+MAIN = seeded().seed.commits["bench"]
+"""main's tip in the seed."""
 
 
 @pytest.fixture
@@ -77,7 +78,10 @@ def test_creating_and_deleting_refs(world: World) -> None:
     missing = ask(world, "POST", "/git/refs", "/git/refs", {"ref": "refs/heads/x"})
     assert missing.status == 422 and data(missing)["errors"][0]["field"] == "sha"
     tag = ask(world, "POST", "/git/refs", "/git/refs", {"ref": "refs/tags/t1", "sha": MAIN})
-    assert tag.status == 201 and [t.name for t in world.repository.tags] == ["t1"]
+    assert tag.status == 201 and world.git.tags() == {
+        "t1": MAIN,
+        "v0.3.2": seeded().seed.commits["release-032"],
+    }
 
     assert ask(world, "DELETE", "/git/refs/{ref}", "/git/refs/heads/topic/one").status == 204
     gone = ask(world, "DELETE", "/git/refs/{ref}", "/git/refs/heads/topic/one")

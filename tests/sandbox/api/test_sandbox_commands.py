@@ -85,7 +85,7 @@ def test_bad_input_gets_one_clear_error(tmp_path: Path) -> None:
     assert f"{tmp_path / 'no-gh'}' not found" in missing.stderr
 
     broken = tmp_path / "broken.json"
-    broken.write_text('{"format": "ghxbench-sandbox-state", "version": 1, "world": {"viewer": 1}}')
+    broken.write_text('{"format": "ghxbench-sandbox-state", "version": 2, "world": {"viewer": 1}}')
     bad_state = ghxbench("sandbox", "run", "--state", str(broken), "--", "true")
     assert bad_state.returncode == 2
     assert str(broken) in bad_state.stderr and "invalid sandbox world" in bad_state.stderr

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.rest.render_core import user_json
+from pytest_ghxbench.sandbox.api.rest.render_git import commit_json, file_json
 from pytest_ghxbench.sandbox.api.rest.render_pulls import (
-    commit_json,
-    diff_text,
-    file_json,
-    pull_commits,
     pull_json,
     review_comment_json,
     review_json,
@@ -28,6 +24,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.code import pull_commits, pull_diff, pull_files, pull_patch
 from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread
 
 __all__: list[str] = []
@@ -62,26 +59,14 @@ def _list(ctx: Ctx) -> Any:
     return [pull_json(links, p, full=False) for p in paged(ctx, chosen)]
 
 
-def _patch_text(pull: PullRequest, links: Links) -> str:
-    """``git format-patch`` output of the pull request as one commit."""
-    author = pull.author or links.world.viewer
-    return (
-        f"From {pull.head_sha} Mon Sep 17 00:00:00 2001\n"
-        f"From: {author} <{author}@users.noreply.github.com>\n"
-        f"Date: {pull.updated_at}\n"
-        f"Subject: [PATCH] {pull.title}\n\n"
-        f"{pull.body}\n---\n{diff_text(pull)}--\n2.45.0\n"
-    )
-
-
 @route("GET", _PULL)
 def _get(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     accept = ctx.accept
     if accept.endswith(".diff"):
-        return ApiResponse(200, diff_text(pull).encode(), _media("diff"))
+        return ApiResponse(200, pull_diff(ctx.world, pull).encode(), _media("diff"))
     if accept.endswith(".patch"):
-        return ApiResponse(200, _patch_text(pull, ctx.links).encode(), _media("patch"))
+        return ApiResponse(200, pull_patch(ctx.world, pull).encode(), _media("patch"))
     return pull_json(ctx.links, pull)
 
 
@@ -111,20 +96,15 @@ def _update(ctx: Ctx) -> Any:
 def _files(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     links = ctx.links
-    return [file_json(links, pull, f) for f in paged(ctx, list(pull.files))]
+    files = pull_files(ctx.world, pull)
+    return [file_json(links, f, pull.head_sha) for f in paged(ctx, files)]
 
 
 @route("GET", _PULL + "/commits")
 def _commits(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     links = ctx.links
-    commits = pull_commits(pull)
-    parents = [pull.base_sha, *(sha for sha, _, _ in commits)]
-    rendered = [
-        commit_json(links, sha, message, date, pull.author, parents[index])
-        for index, (sha, message, date) in enumerate(commits)
-    ]
-    return paged(ctx, rendered)
+    return [commit_json(links, c) for c in paged(ctx, pull_commits(ctx.world, pull))]
 
 
 @route("GET", _PULL + "/reviews")

@@ -1,11 +1,11 @@
-"""Pull requests, their files, commits, reviews and review comments in GitHub's REST shapes,
-and the unified diff of a pull request."""
+"""Pull requests, their reviews and review comments in GitHub's REST shapes (their commits and
+files are git's: :mod:`.render_git`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.links import Links, fake_sha, pull_id
+from pytest_ghxbench.sandbox.api.rest.links import Links, pull_id
 from pytest_ghxbench.sandbox.api.rest.render_core import (
     association,
     full_repository,
@@ -14,13 +14,10 @@ from pytest_ghxbench.sandbox.api.rest.render_core import (
     reactions,
     user_json,
 )
-from pytest_ghxbench.sandbox.state import PullRequest, PullRequestFile, Review, ReviewComment
+from pytest_ghxbench.sandbox.code import pull_commits, pull_files
+from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment
 
 __all__ = [
-    "commit_json",
-    "diff_text",
-    "file_json",
-    "pull_commits",
     "pull_json",
     "review_comment_json",
     "review_json",
@@ -100,6 +97,7 @@ def pull_json(links: Links, pull: PullRequest, *, full: bool = True) -> A:
         "active_lock_reason": None,
     }
     if full:
+        files = pull_files(world, pull)
         data.update(
             {
                 "merged": pull.state == "MERGED",
@@ -110,99 +108,13 @@ def pull_json(links: Links, pull: PullRequest, *, full: bool = True) -> A:
                 "comments": len(pull.comments),
                 "review_comments": sum(len(t.comments) for t in pull.review_threads),
                 "maintainer_can_modify": False,
-                "commits": pull.commits,
-                "additions": sum(f.additions for f in pull.files),
-                "deletions": sum(f.deletions for f in pull.files),
-                "changed_files": len(pull.files),
+                "commits": len(pull_commits(world, pull)),
+                "additions": sum(f.additions for f in files),
+                "deletions": sum(f.deletions for f in files),
+                "changed_files": len(files),
             }
         )
     return data
-
-
-def file_json(links: Links, pull: PullRequest, change: PullRequestFile) -> A:
-    """A ``diff-entry``."""
-    data: A = {
-        "sha": fake_sha(pull.head_sha, change.path),
-        "filename": change.path,
-        "status": change.status,
-        "additions": change.additions,
-        "deletions": change.deletions,
-        "changes": change.additions + change.deletions,
-        "blob_url": links.web(f"blob/{pull.head_sha}/{change.path}"),
-        "raw_url": links.web(f"raw/{pull.head_sha}/{change.path}"),
-        "contents_url": links.api(f"contents/{change.path}?ref={pull.head_sha}"),
-        "patch": change.patch,
-    }
-    if change.previous_path:
-        data["previous_filename"] = change.previous_path
-    return data
-
-
-def diff_text(pull: PullRequest) -> str:
-    """The pull request's unified diff, as ``Accept: application/vnd.github.diff`` returns."""
-    parts = []
-    head_short, base_short = pull.head_sha[:7] or "0000000", pull.base_sha[:7] or "0000000"
-    for change in pull.files:
-        old = change.previous_path or change.path
-        head = [f"diff --git a/{old} b/{change.path}"]
-        if change.status == "added":
-            head += ["new file mode 100644", f"index 0000000..{head_short}", "--- /dev/null"]
-        elif change.status == "removed":
-            head += ["deleted file mode 100644", f"index {head_short}..0000000", f"--- a/{old}"]
-        else:
-            if change.previous_path:
-                head += [f"rename from {old}", f"rename to {change.path}"]
-            head += [f"index {base_short}..{head_short} 100644", f"--- a/{old}"]
-        head.append("+++ /dev/null" if change.status == "removed" else f"+++ b/{change.path}")
-        patch = change.patch.rstrip("\n")
-        parts.append("\n".join(head + ([patch] if patch else [])) + "\n")
-    return "".join(parts)
-
-
-def pull_commits(pull: PullRequest) -> list[tuple[str, str, str]]:
-    """``(sha, message, date)`` of each commit; the seed spells out only the head commit."""
-    commits = []
-    for index in range(1, pull.commits + 1):
-        last = index == pull.commits
-        commits.append(
-            (
-                pull.head_sha if last else fake_sha(pull.head_sha, index),
-                pull.title if last else f"{pull.title} (part {index})",
-                pull.updated_at if last else pull.created_at,
-            )
-        )
-    return commits
-
-
-def commit_json(links: Links, sha: str, message: str, date: str, login: str, parent: str) -> A:
-    """A ``commit``."""
-    url = links.api(f"commits/{sha}")
-    person = {"name": login, "email": f"{login}@users.noreply.github.com", "date": date}
-    return {
-        "url": url,
-        "sha": sha,
-        "node_id": f"C_{sha[:20]}",
-        "html_url": links.web(f"commit/{sha}"),
-        "comments_url": f"{url}/comments",
-        "commit": {
-            "url": links.api(f"git/commits/{sha}"),
-            "author": person,
-            "committer": person,
-            "message": message,
-            "comment_count": 0,
-            "tree": {
-                "sha": fake_sha(sha, "tree"),
-                "url": links.api(f"git/trees/{fake_sha(sha, 'tree')}"),
-            },
-        },
-        "author": user_json(links, login),
-        "committer": user_json(links, login),
-        "parents": [
-            {"sha": parent, "url": links.api(f"commits/{parent}"), "html_url": links.web(parent)}
-        ]
-        if parent
-        else [],
-    }
 
 
 def review_json(links: Links, pull: PullRequest, review: Review) -> A:

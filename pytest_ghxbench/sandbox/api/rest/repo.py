@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.links import fake_sha
 from pytest_ghxbench.sandbox.api.rest.render_core import (
     full_repository,
     label_json,
@@ -199,47 +198,49 @@ def _rate_limit(ctx: Ctx) -> Any:
 
 
 def resolve_ref(ctx: Ctx, ref: str) -> str:
-    """The commit a branch, a pull request's head branch or a sha names."""
-    world = ctx.world
+    """The commit a branch, tag, full ref or (abbreviated) sha names; ``ref`` itself when it
+    names none (answers then say nothing is there)."""
     for prefix in ("refs/heads/", "heads/"):
-        ref = ref.removeprefix(prefix)
-    branch = next((b.sha for b in world.repository.branches if b.name == ref), None)
-    heads = {p.head_ref: p.head_sha for p in world.pull_requests}
-    tags = {r.tag_name: fake_sha("tag", r.tag_name) for r in world.releases if not r.draft}
-    return branch or heads.get(ref) or tags.get(ref) or ref
+        if ref.startswith(prefix):
+            ref = ref.removeprefix(prefix)
+    return ctx.world.git.resolve(ref) or ref
 
 
-def _branch_json(ctx: Ctx, name: str, sha: str, protected: bool) -> dict[str, Any]:
+def _branch_json(ctx: Ctx, name: str, sha: str) -> dict[str, Any]:
     links = ctx.links
     return {
         "name": name,
         "commit": {"sha": sha, "url": links.api(f"commits/{sha}")},
-        "protected": protected,
+        "protected": name in ctx.world.repository.protected_branches,
     }
 
 
 @route("GET", "/repos/{owner}/{repo}/branches")
 def _branches(ctx: Ctx) -> Any:
-    branches = list(ctx.world.repository.branches)
-    return [_branch_json(ctx, b.name, b.sha, b.protected) for b in paged(ctx, branches)]
+    branches = list(ctx.world.git.branches().items())
+    protected = ctx.param("protected")
+    if protected is not None:
+        wanted = protected.lower() == "true"
+        listed = ctx.world.repository.protected_branches
+        branches = [(n, s) for n, s in branches if (n in listed) == wanted]
+    return [_branch_json(ctx, name, sha) for name, sha in paged(ctx, branches)]
 
 
 @route("GET", "/repos/{owner}/{repo}/tags")
 def _tags(ctx: Ctx) -> Any:
     links = ctx.links
-    tags = [r.tag_name for r in ctx.world.releases if not r.draft]
+    git = ctx.world.git
+    tags = [(name, git.peel(sha) or sha) for name, sha in git.tags().items()]
+    tags.sort(key=lambda pair: pair[0], reverse=True)
     return [
         {
             "name": tag,
-            "node_id": f"REF_{tag}",
-            "commit": {
-                "sha": fake_sha("tag", tag),
-                "url": links.api(f"commits/{fake_sha('tag', tag)}"),
-            },
+            "node_id": ctx.world.node("REF", f"tags/{tag}"),
+            "commit": {"sha": sha, "url": links.api(f"commits/{sha}")},
             "zipball_url": links.api(f"zipball/refs/tags/{tag}"),
             "tarball_url": links.api(f"tarball/refs/tags/{tag}"),
         }
-        for tag in paged(ctx, tags)
+        for tag, sha in paged(ctx, tags)
     ]
 
 

@@ -124,7 +124,7 @@ def _compile(template: str) -> re.Pattern[str]:
     def group(match: re.Match[str]) -> str:
         name = match.group(1)
         # refs, tags and file paths may hold slashes (heads/main, release/1.0, src/a.py)
-        body = ".+" if name in ("ref", "tag", "path") else "[^/]+"
+        body = ".+" if name in ("ref", "tag", "path", "basehead") else "[^/]+"
         return f"(?P<{name}>{body})"
 
     return re.compile("^" + re.sub(r"\{(\w+)\}", group, template) + "$")
@@ -270,6 +270,7 @@ def _load() -> None:
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
             actions,
             checks,
+            commits,
             issues,
             logs,
             pulls,

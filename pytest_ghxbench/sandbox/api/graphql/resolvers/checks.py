@@ -125,8 +125,8 @@ abstract(
 
 
 def _headline(world: World, sha: str) -> str:
-    pull = next((p for p in world.pull_requests if p.head_sha == sha), None)
-    return pull.title if pull else ""
+    commit = world.git.commit(sha) if sha else None
+    return commit.title if commit else ""
 
 
 obj(

@@ -17,7 +17,8 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     obj,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.projects import project_items_of
-from pytest_ghxbench.sandbox.api.rest.links import fake_sha, pull_id
+from pytest_ghxbench.sandbox.api.rest.links import pull_id
+from pytest_ghxbench.sandbox.code import pull_commits, pull_files
 from pytest_ghxbench.sandbox.operations.actions import latest_checks
 from pytest_ghxbench.sandbox.operations.prs import review_decision
 from pytest_ghxbench.sandbox.state import (
@@ -250,11 +251,8 @@ obj(
 # ---------------------------------------------------------------- pull requests
 
 
-def _commits(pull: PullRequest) -> list[str]:
-    return [
-        pull.head_sha if i == pull.commits else fake_sha(pull.head_sha, i)
-        for i in range(1, pull.commits + 1)
-    ]
+def _commits(world: World, pull: PullRequest) -> list[str]:
+    return [commit.sha for commit in pull_commits(world, pull)]
 
 
 def _pull_fields() -> dict[str, tuple[str, Any]]:
@@ -296,9 +294,9 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "baseRepository": ("Repository", lambda p, a, c: c.world),
         "repository": ("Repository", lambda p, a, c: c.world),
         "isCrossRepository": ("Boolean", lambda p, a, c: False),
-        "additions": ("Int", lambda p, a, c: sum(f.additions for f in p.files)),
-        "deletions": ("Int", lambda p, a, c: sum(f.deletions for f in p.files)),
-        "changedFiles": ("Int", lambda p, a, c: len(p.files)),
+        "additions": ("Int", lambda p, a, c: sum(f.additions for f in pull_files(c.world, p))),
+        "deletions": ("Int", lambda p, a, c: sum(f.deletions for f in pull_files(c.world, p))),
+        "changedFiles": ("Int", lambda p, a, c: len(pull_files(c.world, p))),
         "labels": connection(
             "Label", lambda p, a, c: [x for x in (c.world.label(n) for n in p.labels) if x]
         ),
@@ -327,8 +325,8 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "reviewThreads": connection(
             "PullRequestReviewThread", lambda p, a, c: [(p, t) for t in p.review_threads]
         ),
-        "files": connection("PullRequestChangedFile", lambda p, a, c: list(p.files)),
-        "commits": connection("PullRequestCommit", lambda p, a, c: _commits(p)),
+        "files": connection("PullRequestChangedFile", lambda p, a, c: pull_files(c.world, p)),
+        "commits": connection("PullRequestCommit", lambda p, a, c: _commits(c.world, p)),
         "statusCheckRollup": (
             "StatusCheckRollup",
             lambda p, a, c: latest_checks(c.world, p.head_sha) or None,

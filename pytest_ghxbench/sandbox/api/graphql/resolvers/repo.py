@@ -16,6 +16,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor, find_node, issue_by_number
 from pytest_ghxbench.sandbox.api.rest.links import release_path
+from pytest_ghxbench.sandbox.git.diff import compare
 from pytest_ghxbench.sandbox.state import Issue, Release, World
 
 __all__: list[str] = []
@@ -108,25 +109,18 @@ def _repo_field(world: World, owner: Any, name: Any) -> World:
 
 
 def _compare(world: World, base: str, args: A) -> A | None:
-    """``Ref.compare(headRef:)`` of base branch ``base``: what a pull request between the two
-    branches knows (its commits ahead; one commit behind when its base moved on since, as
-    ``pr.branch.update`` sees it), identical branches, else ``null`` (unknown)."""
-    head = str(args["headRef"]).removeprefix("refs/heads/")
-    branches = {b.name: b.sha for b in world.repository.branches}
-    pulls = [p for p in world.pull_requests if (p.base_ref, p.head_ref) == (base, head)]
-    pull = next((p for p in pulls if p.state == "OPEN"), pulls[-1] if pulls else None)
-    if pull is not None and base in branches:
-        ahead = pull.commits
-        behind = int(bool(pull.base_sha) and pull.base_sha != branches[base])
-    elif base in branches and branches[base] == branches.get(head):
-        ahead = behind = 0
-    else:
+    """``Ref.compare(headRef:)`` of branch ``base``: how far ``headRef`` (a branch, tag or
+    commit) is ahead of and behind it, by git; ``null`` when either is unknown."""
+    git = world.git
+    base_sha = git.ref(f"refs/heads/{base}")
+    head_sha = git.resolve(str(args["headRef"]).removeprefix("refs/heads/"))
+    if base_sha is None or head_sha is None:
         return None
-    status = {(0, 0): "IDENTICAL", (1, 0): "AHEAD", (0, 1): "BEHIND"}
+    found = compare(git, base_sha, head_sha)
     return {
-        "aheadBy": ahead,
-        "behindBy": behind,
-        "status": status.get((int(ahead > 0), behind), "DIVERGED"),
+        "aheadBy": len(found.ahead),
+        "behindBy": found.behind,
+        "status": found.status.upper(),
     }
 
 
@@ -143,9 +137,7 @@ obj(
     prefix=("String", lambda r, a, c: "refs/heads/"),
     target=(
         "GitObject",
-        lambda r, a, c: Typed(
-            "Commit", next((b.sha for b in c.world.repository.branches if b.name == r), "")
-        ),
+        lambda r, a, c: Typed("Commit", c.world.git.ref(f"refs/heads/{r}") or ""),
     ),
 )
 obj(
