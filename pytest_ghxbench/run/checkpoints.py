@@ -8,13 +8,16 @@ field is named (``None`` when absent or when ``data`` is not an object), then, i
 is an object with an ``items`` list, the list. Conditions: ``empty`` (an empty list, or None),
 ``non_empty`` (a non-empty list, or anything else but None), ``count_eq`` / ``count_gte``
 (a list whose length is / is at least ``expected_value``), ``field_equals`` (an object whose
-fields equal every field of ``expected_value``, compared as JSON: ``1`` is not ``true``).
+fields equal every field of ``expected_value``, compared as JSON: ``1`` is not ``true``),
+``contains`` / ``not_contains`` (the text ``expected_value`` is / is not in the value: a text,
+any text of a list, or the JSON of anything else; case matters).
 ``success`` means every checkpoint holds; for ``expected_outcome: expected_error`` it means
 the opposite: the checkpoints must *not* all hold.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -138,7 +141,27 @@ def _condition(condition: str, value: Any, expected: Any) -> tuple[bool, str]:
         if mismatches:
             return False, "; ".join(mismatches)
         return True, f"{names(list(expected))} as expected"
+    if condition in ("contains", "not_contains"):
+        return _contains(condition == "contains", value, str(expected))
     return False, f"unknown condition {condition!r}"
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [t for item in value for t in _texts(item)]
+    return [] if value is None else [json.dumps(value, ensure_ascii=False)]
+
+
+def _contains(wanted: bool, value: Any, text: str) -> tuple[bool, str]:
+    """``text`` is (``wanted``) or is not in ``value``."""
+    found = [t for t in _texts(value) if text in t]
+    shown = excerpt_json(text, 80)
+    if found:
+        return wanted, f"{shown} found in {excerpt_json(found[0], 120)}"
+    where = _count(value) if isinstance(value, list) else excerpt_json(value, 120)
+    return not wanted, f"{shown} not found in {where}"
 
 
 def _json_equal(left: Any, right: Any) -> bool:

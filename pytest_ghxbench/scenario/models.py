@@ -48,8 +48,10 @@ ATOMIC_PLACEHOLDERS = ("task", "scenario_id", "input_json", "fixture_repo")
 _PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 
 Outcome = Literal["success", "expected_error"]
-Condition = Literal["empty", "non_empty", "count_eq", "count_gte", "field_equals"]
-_CONDITIONS_WITH_VALUE = ("count_eq", "count_gte", "field_equals")
+Condition = Literal[
+    "empty", "non_empty", "count_eq", "count_gte", "field_equals", "contains", "not_contains"
+]
+_CONDITIONS_WITH_VALUE = ("count_eq", "count_gte", "field_equals", "contains", "not_contains")
 
 
 def placeholders(template: str) -> list[str]:
@@ -292,7 +294,10 @@ class Checkpoint(_Model):
     expected_value: Any = Field(
         default=None,
         validate_default=True,
-        description="count_eq/count_gte: an integer; field_equals: an object of field: value.",
+        description=(
+            "count_eq/count_gte: an integer; field_equals: an object of field: value; "
+            "contains/not_contains: a text."
+        ),
     )
 
     @field_validator("expected_value")
@@ -315,6 +320,11 @@ class Checkpoint(_Model):
                 raise ValueError(
                     f"condition 'field_equals' needs a non-empty object of field: value, "
                     f"got {show_value(value)}"
+                )
+        elif condition in ("contains", "not_contains"):
+            if not isinstance(value, str) or not value:
+                raise ValueError(
+                    f"condition {condition!r} needs a non-empty text, got {show_value(value)}"
                 )
         elif value is not None:
             raise ValueError(

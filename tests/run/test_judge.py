@@ -520,6 +520,31 @@ def test_verification_input_overlays_the_bound_input() -> None:
         ),
         ("field_equals", {"state": "CLOSED"}, {}, False, 'state: expected "CLOSED", got <missing>'),
         ("field_equals", {"state": "CLOSED"}, [], False, "expected an object, got []"),
+        (
+            "contains",
+            "finally",
+            "try:\n    x()\nfinally:\n",
+            True,
+            '"finally" found in "try:\\n    x()\\nfinally:\\n"',
+        ),
+        ("contains", "Finally", "finally:", False, '"Finally" not found in "finally:"'),
+        (
+            "contains",
+            "5e1c0b2",
+            [{"body": "fixed in 5e1c0b2"}],
+            True,
+            '"5e1c0b2" found in "{\\"body\\": \\"fixed in 5e1c0b2\\"}"',
+        ),
+        ("contains", "x", [], False, '"x" not found in 0 items'),
+        (
+            "not_contains",
+            "assert not done",
+            "assert done.wait(5)",
+            True,
+            '"assert not done" not found in "assert done.wait(5)"',
+        ),
+        ("not_contains", "assert", ["a", "assert b"], False, '"assert" found in "assert b"'),
+        ("contains", "x", None, False, '"x" not found in null'),
     ],
 )
 def test_conditions(

@@ -231,7 +231,8 @@ WORKFLOW_CASES = [
         {19: "      condition: nonempty"},
         19,
         "assertions.checkpoints[0].condition",
-        "must be 'empty', 'non_empty', 'count_eq', 'count_gte' or 'field_equals'",
+        "must be 'empty', 'non_empty', 'count_eq', 'count_gte', 'field_equals', 'contains' or "
+        "'not_contains'",
     ),
     (
         {20: "      expected_value: one"},
