@@ -8,6 +8,7 @@ calls :func:`sync_pulls` afterwards, so an open pull request's head is always it
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 
@@ -18,6 +19,7 @@ from pytest_ghxbench.sandbox.state import PullRequest, World
 __all__ = [
     "GITHUB",
     "branch_sha",
+    "commit_authors",
     "commit_login",
     "person",
     "pull_commits",
@@ -25,6 +27,7 @@ __all__ = [
     "pull_files",
     "pull_patch",
     "pull_range",
+    "refs_changed",
     "sync_pulls",
 ]
 
@@ -51,6 +54,21 @@ def commit_login(world: World, who: Person) -> str | None:
     if login is not None and any(u.login == login for u in world.users):
         return login
     return None
+
+
+_CO_AUTHOR = re.compile(r"^co-authored-by:\s*(.+?)\s*<([^>]+)>\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def commit_authors(commit: CommitInfo) -> list[Person]:
+    """A commit's authors as GitHub lists them: its author, then each ``Co-authored-by:``
+    trailer's person (once per email), dated as the commit was authored."""
+    found = [commit.author]
+    emails = {commit.author.email.casefold()}
+    for name, email in _CO_AUTHOR.findall(commit.message):
+        if email.casefold() not in emails:
+            emails.add(email.casefold())
+            found.append(Person(name, email, commit.author.date))
+    return found
 
 
 def branch_sha(world: World, name: str) -> str | None:
@@ -96,6 +114,12 @@ def pull_commits(world: World, pull: PullRequest) -> list[CommitInfo]:
         return []
     base, head = span
     return list(reversed(world.git.log(head, hide=(base,) if base else ())))
+
+
+def refs_changed(world: World) -> None:
+    """What follows any move of refs: pull requests in step, the push time."""
+    world.repository.pushed_at = world.clock
+    sync_pulls(world)
 
 
 def _can_merge(world: World, base: str, head: str) -> bool:
