@@ -21,6 +21,7 @@ __all__ = [
     "branch_sha",
     "commit_authors",
     "commit_login",
+    "headline_and_body",
     "person",
     "pull_commits",
     "pull_diff",
@@ -69,6 +70,20 @@ def commit_authors(commit: CommitInfo) -> list[Person]:
             emails.add(email.casefold())
             found.append(Person(name, email, commit.author.date))
     return found
+
+
+HEADLINE = 72
+"""GitHub shows a commit's first line up to this many characters; a longer one is cut with an
+ellipsis and the rest, after another, leads the body."""
+
+
+def headline_and_body(commit: CommitInfo) -> tuple[str, str]:
+    """``messageHeadline`` and ``messageBody`` as GitHub splits a commit's message."""
+    title, body = commit.title, commit.body
+    if len(title) <= HEADLINE:
+        return title, body
+    rest = "\u2026" + title[HEADLINE - 1 :]
+    return title[: HEADLINE - 1] + "\u2026", f"{rest}\n\n{body}" if body else rest
 
 
 def branch_sha(world: World, name: str) -> str | None:

@@ -520,3 +520,15 @@ def test_an_empty_repository_has_no_default_branch_ref(world: World) -> None:
         world.git.delete_ref(name)
     found = repo(world, "isEmpty defaultBranchRef{name} languages(first:5){totalSize}")
     assert found == {"isEmpty": True, "defaultBranchRef": None, "languages": {"totalSize": 0}}
+
+
+def test_a_long_first_line_is_cut_into_the_body_as_github_shows_it(world: World) -> None:
+    first = "Make compaction resumable after a crash by journaling each merged segment id"
+    sha = commit_on(world, "main", {"x.txt": "x\n"}, f"{first}\n\nDetails.")
+    found = repo(
+        world, "object(oid:$sha){... on Commit{message messageHeadline messageBody}}", {"sha": sha}
+    )["object"]
+    assert len(first) > 72 and len(found["messageHeadline"]) == 72
+    assert found["messageHeadline"] == first[:71] + "\u2026"
+    assert found["messageBody"] == "\u2026" + first[71:] + "\n\nDetails."
+    assert found["message"] == f"{first}\n\nDetails."

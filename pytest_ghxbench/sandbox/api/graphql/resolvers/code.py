@@ -23,7 +23,12 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     connection,
     obj,
 )
-from pytest_ghxbench.sandbox.code import commit_authors, commit_login, pull_commits
+from pytest_ghxbench.sandbox.code import (
+    commit_authors,
+    commit_login,
+    headline_and_body,
+    pull_commits,
+)
 from pytest_ghxbench.sandbox.git import CommitInfo, Person, TreeEntry
 from pytest_ghxbench.sandbox.git.diff import changed_files
 from pytest_ghxbench.sandbox.git.languages import language_of
@@ -228,8 +233,8 @@ obj(
     url=("URI", lambda sha, a, c: f"{c.world.repository.url}/commit/{sha}"),
     resourcePath=("URI", lambda sha, a, c: f"/{c.full_name}/commit/{sha}"),
     message=("String", lambda sha, a, c: _info(c, sha).message.rstrip("\n")),
-    messageHeadline=("String", lambda sha, a, c: _info(c, sha).title),
-    messageBody=("String", lambda sha, a, c: _info(c, sha).body),
+    messageHeadline=("String", lambda sha, a, c: headline_and_body(_info(c, sha))[0]),
+    messageBody=("String", lambda sha, a, c: headline_and_body(_info(c, sha))[1]),
     author=("GitActor", lambda sha, a, c: _info(c, sha).author),
     committer=("GitActor", lambda sha, a, c: _info(c, sha).committer),
     authors=connection("GitActor", lambda sha, a, c: commit_authors(_info(c, sha))),

@@ -283,7 +283,7 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "closedAt": ("DateTime", lambda p, a, c: p.closed_at),
         "mergedAt": ("DateTime", lambda p, a, c: p.merged_at),
         "mergedBy": ("Actor", lambda p, a, c: _actor(c.world, p.merged_by)),
-        "mergeCommit": ("Commit", lambda p, a, c: p.merge_commit_sha),
+        "mergeCommit": ("Commit", lambda p, a, c: p.merge_commit_sha or None),
         "mergeable": ("MergeableState", lambda p, a, c: p.mergeable),
         "mergeStateStatus": ("MergeStateStatus", lambda p, a, c: p.merge_state_status),
         "reviewDecision": (
