@@ -70,7 +70,9 @@ class AbstractDef:
 
 SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
 
-_TYPE_MODULES = ("types", "repo", "mutations", "mutations_pr", "details")
+_TYPE_MODULES = (
+    "types", "repo", "refs", "mutations", "mutations_pr", "mutations_code", "details",
+)  # fmt: skip
 """Modules that register types when imported, in order (types before the mutations)."""
 
 
@@ -155,10 +157,13 @@ def _page(items: list[Any], args: Mapping[str, Any], name: str) -> Page:
 
 
 def connection(
-    item_type: str, items: Callable[[Any, dict[str, Any], Context], list[Any]]
+    item_type: str,
+    items: Callable[[Any, dict[str, Any], Context], list[Any]],
+    name: str | None = None,
 ) -> tuple[str, Resolver]:
-    """A ``<Item>Connection`` field whose items come from ``items(parent, args, context)``."""
-    name = f"{item_type}Connection"
+    """A ``<Item>Connection`` field (or one of connection type ``name``, such as
+    ``CommitHistoryConnection``) whose items come from ``items(parent, args, context)``."""
+    name = name or f"{item_type}Connection"
     if name not in SCHEMA:
         edge = f"{item_type}Edge"
         obj(
