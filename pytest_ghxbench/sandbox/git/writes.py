@@ -59,10 +59,11 @@ def build_tree(repo: GitRepo, base: str | None, changes: list[TreeChange]) -> st
                 if name in index:
                     index.remove(name)
             continue
-        if path in index:
-            index.remove(path)
-        for name in below:
-            index.remove(name)
+        parts = path.split("/")
+        above = ["/".join(parts[:i]) for i in range(1, len(parts))]  # a file where a folder goes
+        for name in [path, *above, *below]:
+            if name in index:
+                index.remove(name)
         if change.data is not None:
             oid = git.create_blob(change.data)
             index.add(pygit2.IndexEntry(path, oid, _mode(change.mode)))

@@ -4,6 +4,7 @@ GitHub's MCP server reads files) and source archives behind the API's redirect."
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 import zipfile
@@ -71,6 +72,19 @@ def test_raw_files_at_a_ref(
     status, headers, body = proxied(server, "GET", url, token)
     assert (status, body) == (200, _text(commit, path))
     assert headers["content-type"].startswith("text/plain")
+
+
+def test_raw_githubusercontent_com_through_tls_interception(server: ApiServer, token: str) -> None:
+    """What a client that hard-codes GitHub's raw host (curl, a script) reaches."""
+    tunnel = http.client.HTTPSConnection(
+        "127.0.0.1", server.port, timeout=10, context=server.ca.client_context()
+    )
+    tunnel.set_tunnel("raw.githubusercontent.com", 443)
+    path = "/acme-labs/tinykv/v0.3.2/src/tinykv/store.py"
+    tunnel.request("GET", path, headers={"Authorization": f"token {token}"})
+    answer = tunnel.getresponse()
+    assert (answer.status, answer.read()) == (200, _text(TAGGED, "src/tinykv/store.py"))
+    tunnel.close()
 
 
 def test_raw_files_that_are_not_there(server: ApiServer, token: str) -> None:

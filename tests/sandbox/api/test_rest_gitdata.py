@@ -248,3 +248,10 @@ def test_an_annotated_tag_object_then_its_ref(world: World) -> None:
         "Object does not exist",
     )
     assert ask(world, "GET", "/git/tags/{tag_sha}", f"/git/tags/{MAIN}").status == 404  # a commit
+
+
+def test_a_folder_where_a_file_was(world: World) -> None:
+    entries = [{"path": "LICENSE/MIT.txt", "mode": "100644", "type": "blob", "content": "MIT\n"}]
+    tree = data(post(world, "trees", {"base_tree": TREE, "tree": entries}))
+    folder = next(e for e in tree["tree"] if e["path"] == "LICENSE")
+    assert (folder["type"], folder["mode"]) == ("tree", "040000")

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pygit2
 
 from pytest_ghxbench.sandbox.api.rest.links import Links
-from pytest_ghxbench.sandbox.api.rest.render_git import commit_node_id, verification
+from pytest_ghxbench.sandbox.api.rest.render_git import verification
 from pytest_ghxbench.sandbox.api.types import ApiUrls
 from pytest_ghxbench.sandbox.git import TreeEntry
 from pytest_ghxbench.sandbox.git.objects import iso_time
@@ -141,7 +141,7 @@ def tag_json(links: Links, tag: pygit2.Tag) -> A:
         else {"name": "", "email": "", "date": iso_time(0)}
     )
     return {
-        "node_id": f"TA_kwDO{commit_node_id(sha)[6:]}",
+        "node_id": f"TA_kwDO{sha[:32]}",
         "sha": sha,
         "url": links.api(f"git/tags/{sha}"),
         "tag": tag.name,
