@@ -2,11 +2,12 @@
 :func:`~.search.parse_query`), as the REST API's ``/search/code`` and ``/search/commits``
 search: only the default branch.
 
-Code: every term must be in a file's text or path, as a whole word or run of words (GitHub's
-code search ignores punctuation: ``snapshot_writer`` holds ``snapshot`` and ``writer``);
-qualifiers ``repo:``, ``user:``/``org:``, ``path:`` (a directory and what is below it, ``/``
-for the root, or a glob), ``filename:``, ``extension:``, ``language:``, ``size:`` (bytes),
-``in:file``/``in:path``. Files over 384 KB and binary files are not searched.
+Code: every term must be in a file's text (with ``in:path``, or in its path), as a whole word
+or run of words (GitHub's code search ignores punctuation: ``snapshot_writer`` holds
+``snapshot`` and ``writer``); qualifiers ``repo:``, ``user:``/``org:``, ``path:`` (a directory
+and what is below it, ``/`` for the root, or a glob), ``filename:``, ``extension:``,
+``language:``, ``size:`` (bytes), ``in:file``/``in:path``. Files over 384 KB and binary files
+are not searched.
 
 Commits: terms in the message; ``repo:``, ``user:``/``org:``, ``author:``/``committer:``
 (logins), ``author-name:``, ``committer-name:``, ``author-email:``, ``committer-email:``,
@@ -121,7 +122,7 @@ def search_code(world: World, query: str) -> list[CodeHit]:
     """Files of the default branch that ``query`` finds, the most matches first."""
     qualifiers, words = parse_query(query)
     terms = _terms(words)
-    where = {v.lower() for neg, n, v in qualifiers if n == "in" and not neg} or {"file", "path"}
+    where = {v.lower() for neg, n, v in qualifiers if n == "in" and not neg} or {"file"}
     if not terms and not any(n in ("filename", "extension", "path") for _, n, _ in qualifiers):
         raise NoTerms(query)
     git = world.git
