@@ -105,7 +105,7 @@ class Completeness:
         unexplained = len(self.missing) - self.budget_skipped
         if why.unselected:
             reasons.append(
-                f"{why.unselected} item(s) of the resumed run were not selected by this session "
+                f"{why.unselected} item(s) the resumed run needs were not selected by this session "
                 "(resume with the options the run was started with)"
             )
             unexplained -= why.unselected
