@@ -290,6 +290,7 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     if len(runs) == 1:
         _keep_reported_extras(runs[0], summary)
     _withhold_for_unfinished_runs(result.files, summary, err)
+    _withhold_unverified(result.files, summary, err, allowed=args.allow_unverified)
     gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
     status, detail = _exit_status(gate or {}, args.gate)
     written: list[str] = []
@@ -322,6 +323,31 @@ def _withhold_for_unfinished_runs(
             gate["reason"] = "; ".join(warnings) + "; the checks over its rows passed"
         elif not gate.get("evaluated"):
             gate["reason"] = "; ".join([str(gate.get("reason") or ""), *warnings]).lstrip("; ")
+
+
+def _withhold_unverified(
+    files: Sequence[Path], summary: dict[str, Any], err: TextIO, *, allowed: bool
+) -> None:
+    """Rows that are not one whole, sealed run's (module run.integrity) are reported as
+    unverified, and their gate does not pass unless ``--allow-unverified`` is given."""
+    from pytest_ghxbench.run.integrity import verify_rows_files
+
+    verification = verify_rows_files(files)
+    if verification.verified:
+        return
+    summary.setdefault("run", {})["unverified"] = verification.problems
+    for problem in verification.problems:
+        print(f"ghxbench report: UNVERIFIED: {problem}", file=err)
+    if allowed:
+        print("ghxbench report: WARNING: unverified rows reported (--allow-unverified)", file=err)
+        return
+    gate = summary.get("gate")
+    if isinstance(gate, dict) and gate.get("evaluated") and gate.get("passed"):
+        gate["passed"] = False
+        gate["reason"] = (
+            f"unverified: {'; '.join(verification.problems)}; the checks over the rows "
+            "passed (--allow-unverified reports them anyway)"
+        )
 
 
 def _keep_reported_extras(run: RunDir, summary: dict[str, Any]) -> None:
