@@ -145,6 +145,6 @@ def test_a_huge_timeout_is_one_clear_problem(write: Write, variant: Variant, hug
     code, lines = _check([path])
     assert code == 1
     assert len(lines) == 2 and lines[1] == "0 scenarios, 0 sets, 1 problem"
-    assert lines[0].startswith(f"{path}:9: timeout_ms: must be less than or equal to 86400000")
+    assert lines[0].startswith(f"{path}:9: timeout_ms: must be ")  # at most a day, an integer
     day = write("ok/pr-view-001.yaml", variant("atomic", {9: "timeout_ms: 86400000"}))
     assert _check([day]) == (0, ["1 scenario, 0 sets, 0 problems"])
