@@ -23,7 +23,14 @@ from typing import Any
 
 from pytest_ghxbench.runlog.store import RunDir
 
-__all__ = ["INTEGRITY", "RowsSeal", "Verification", "seal_summary", "verify_rows_files"]
+__all__ = [
+    "INTEGRITY",
+    "RowsSeal",
+    "Verification",
+    "problem_of_run",
+    "seal_summary",
+    "verify_rows_files",
+]
 
 INTEGRITY = "integrity"
 """The key of the seal in a summary's ``run`` block."""
@@ -80,7 +87,8 @@ class Verification:
         return not self.problems
 
 
-def _problem_of_run(run: RunDir) -> str | None:
+def problem_of_run(run: RunDir) -> str | None:
+    """Why the rows of ``run`` are unverified, or None when they are its sealed rows."""
     try:
         spec = run.read_spec()
         summary = run.read_summary()
@@ -127,7 +135,7 @@ def verify_rows_files(files: Sequence[Path], *, pooling: bool = True) -> Verific
             continue
         seen.add(key)
         result.runs.append(run)
-        problem = _problem_of_run(run)
+        problem = problem_of_run(run)
         if problem is not None:
             result.problems.append(problem)
     if pooling and len(result.runs) > 1:

@@ -11,11 +11,9 @@ import shutil
 import subprocess
 import tempfile
 import time
-import uuid
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +32,7 @@ from pytest_ghxbench.options import Settings
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
 from pytest_ghxbench.run.resume import WORKER_KEY, Resume, ResumeError, open_resume
 from pytest_ghxbench.run.transcripts import TranscriptWriter
-from pytest_ghxbench.runlog.store import RunDir, runs_root
+from pytest_ghxbench.runlog.store import RunDir, new_run_id, runs_root
 from pytest_ghxbench.scenario.loader import (
     LoadedScenario,
     ScenarioCatalog,
@@ -157,11 +155,6 @@ class GhxSession:
                     f"{type(exc).__name__}: {exc}",
                     stacklevel=1,
                 )
-
-
-def new_run_id() -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return f"run_{stamp}_{uuid.uuid4().hex[:6]}"
 
 
 def _git_info(root: Path, redactor: Redactor) -> dict[str, str | None]:
