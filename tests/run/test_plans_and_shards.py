@@ -143,3 +143,20 @@ def test_split_is_deterministic_and_ties_go_to_the_lower_shard() -> None:
     assert [len(share) for share in first] == [3, 2]
     assert split_plan(items, 7, lambda item: 1.0)[5:] == [[], []]  # more shards than scenarios
     assert parse_shard(" 2 / 4 ") == ShardSpec(2, 4)
+
+
+def test_a_shard_fails_only_for_what_went_wrong_in_it_not_for_its_partial_gate(
+    pytester: pytest.Pytester,
+) -> None:
+    """Its scenarios are a part of the plan: the gate over them decides nothing (the merge
+    gates the whole); an incomplete shard still fails."""
+    setup_project(pytester, SCENARIOS)
+    args = ("--ghx-mode=agent_direct,ghx", "--reps=2", "--gate-profile=verify_pr")
+    result = pytester.runpytest(*args, "--ghx-shard=1/3")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        ["ghxbench verdict: *FAILED (*) -> exit 0 (shard 1/3: ghxbench merge gates the whole plan)"]
+    )
+    interrupted = pytester.runpytest(*args, "--ghx-shard=3/3", "--ghx-budget-tokens=1")
+    assert interrupted.ret == 1
+    interrupted.stdout.fnmatch_lines(["*incomplete: 1 of 8 items ran (budget exhausted)*"])
