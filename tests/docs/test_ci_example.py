@@ -139,25 +139,49 @@ def test_the_workflows_steps_work_as_written(pytester: pytest.Pytester, tmp_path
     assert "ghxbench gate `verify_pr` passed" in (tmp_path / "step-summary.md").read_text()
 
 
-def _doc_commands(name: str) -> list[str]:
-    text = CI_DOC.read_text(encoding="utf-8")
+def _doc_commands(doc: Path, name: str) -> list[str]:
+    """The shell commands of the block marked ``<!-- commands: NAME -->`` (continuation lines
+    joined, comments dropped)."""
+    text = doc.read_text(encoding="utf-8")
     match = re.search(rf"<!-- commands: {name} -->\n```sh\n(.*?)```", text, re.DOTALL)
-    assert match is not None, f"no commands block {name!r} in {CI_DOC}"
-    return [line for line in match.group(1).splitlines() if line.strip()]
+    assert match is not None, f"no commands block {name!r} in {doc}"
+    lines = match.group(1).replace("\\\n", " ").splitlines()
+    return [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _run_doc_commands(
+    pytester: pytest.Pytester, tmp_path: Path, doc: Path, name: str, config: str = PYPROJECT
+) -> list[str]:
+    setup_project(pytester, SCENARIOS, behaviour=EFFICIENT)
+    pytester.makepyprojecttoml(config)
+    outputs = []
+    for command in _doc_commands(doc, name):
+        done = _shell(command, pytester.path, _environment(tmp_path))
+        assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        outputs.append(done.stdout)
+    return outputs
 
 
 @pytest.mark.slow
 def test_the_one_machine_commands_of_ci_md_work_as_written(
     pytester: pytest.Pytester, tmp_path: Path
 ) -> None:
-    setup_project(pytester, SCENARIOS, behaviour=EFFICIENT)
-    pytester.makepyprojecttoml(PYPROJECT)
-    outputs = []
-    for command in _doc_commands("ci-local"):
-        done = _shell(command, pytester.path, _environment(tmp_path))
-        assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
-        outputs.append(done.stdout)
+    outputs = _run_doc_commands(pytester, tmp_path, CI_DOC, "ci-local")
     merge, resume, report = outputs[2:]
     assert "incomplete: shard 3/3 is missing" in merge and "shard(s) 3/3 not merged" in merge
     assert re.search(r"\b6 passed, 12 deselected\b", resume)
     assert "PASSED (10/10 checks) -> exit 0" in report
+
+
+@pytest.mark.slow
+def test_the_combining_runs_commands_of_methodology_md_work_as_written(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    doc = REPO_ROOT / "docs" / "methodology.md"
+    merged = _run_doc_commands(pytester, tmp_path, doc, "methodology-shards")[-1]
+    assert "PASSED (10/10 checks) -> exit 0" in merged
+    assert "merged 2 run(s): 18 rows of a plan of 18 items" in merged
+    shutil.rmtree(pytester.path / ".ghxbench", ignore_errors=True)
+    advisory = PYPROJECT.replace('gate_profile = "verify_pr"\n', "")  # the baseline is alone
+    candidate = _run_doc_commands(pytester, tmp_path, doc, "methodology-baseline", advisory)[-1]
+    assert "PASSED (10/10 checks) -> exit 0" in candidate
