@@ -38,6 +38,12 @@ def add_merge_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="take in runs whose rows are unverified (the merged run never passes)",
     )
+    parser.add_argument(
+        "--no-report",
+        action="store_true",
+        help="do not render report.html (ghxbench view renders it when first opened); for "
+        "very large runs, where the page takes long",
+    )
 
 
 def _out_dir(args: argparse.Namespace, run_id: str) -> RunDir:
@@ -178,7 +184,9 @@ def _tool_surface(summary: dict[str, Any], sources: Sequence[Any]) -> None:
                 metrics.setdefault("tool_surface_tokens", surface)
 
 
-def _write_outputs(out: RunDir, summary: dict[str, Any], results: Path) -> list[str]:
+def _write_outputs(
+    out: RunDir, summary: dict[str, Any], results: Path, *, report: bool = True
+) -> list[str]:
     from pytest_ghxbench.report.markdown import render_markdown
     from pytest_ghxbench.runlog.models import RunSummary
     from pytest_ghxbench.runlog.reading import write_run_report
@@ -193,6 +201,8 @@ def _write_outputs(out: RunDir, summary: dict[str, Any], results: Path) -> list[
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
             handle.write(markdown.rstrip("\n") + "\n\n")
+    if not report:
+        return ["report: not rendered (--no-report); ghxbench view renders it"]
     try:
         return [f"report: {write_run_report(out)}"]
     except Exception as exc:  # a report that cannot be made is said, and decides nothing
@@ -211,7 +221,7 @@ def run_merge(
     try:
         with garbage_collection_paused():
             summary, status, why, run = _merge(args, err)
-            notes = _write_outputs(run, summary, args.results)
+            notes = _write_outputs(run, summary, args.results, report=not args.no_report)
     except UsageError as exc:
         print(f"ghxbench merge: error: {exc}", file=err)
         return EXIT_USAGE

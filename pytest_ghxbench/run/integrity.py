@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ghxbench.runlog.models import RunSpec, RunSummary
 from pytest_ghxbench.runlog.store import RunDir
 
 __all__ = [
@@ -87,11 +88,14 @@ class Verification:
         return not self.problems
 
 
-def problem_of_run(run: RunDir) -> str | None:
-    """Why the rows of ``run`` are unverified, or None when they are its sealed rows."""
+def problem_of_run(
+    run: RunDir, spec: RunSpec | None = None, summary: RunSummary | None = None
+) -> str | None:
+    """Why the rows of ``run`` are unverified, or None when they are its sealed rows
+    (``spec`` and ``summary``: the run's, when already read)."""
     try:
-        spec = run.read_spec()
-        summary = run.read_summary()
+        spec = spec or run.read_spec()
+        summary = summary or run.read_summary()
     except ValueError as exc:
         return f"run {run.run_id}: {exc}"
     if spec is None or spec.plan_digest is None:

@@ -96,20 +96,26 @@ def _source(run: RunDir) -> Source:
             f"run {spec.run_id} in {run.path} records no plan (written before plans were "
             "recorded, or stopped before collecting): it cannot be merged"
         )
-    return Source(run, spec, summary, problem_of_run(run))
+    return Source(run, spec, summary, problem_of_run(run, spec, summary))
 
 
 def read_sources(paths: Sequence[Path]) -> list[Source]:
     """The runs to merge, checked to be parts of one plan; :class:`MergeError` otherwise."""
-    sources = [_source(run) for run in find_runs(paths)]
+    sources: list[Source] = []
+    for run in find_runs(paths):
+        source = _source(run)
+        if sources and source.spec.shard is not None:
+            # the first run's plan stands for all (their digests must match); a shard's share
+            # is its own items: 20 copies of a 100,000-item plan would be 250 MB
+            source.spec.plan = None
+        sources.append(source)
     first = sources[0]
     for other in sources[1:]:
         if other.spec.plan_digest != first.spec.plan_digest:
             raise MergeError(
-                f"runs of different plans: {first.label} has {len(first.spec.plan or [])} "
-                f"items ({first.spec.plan_digest}), {other.label} has "
-                f"{len(other.spec.plan or [])} ({other.spec.plan_digest}); merge the shards "
-                "of one run, started with the same selection"
+                f"runs of different plans: {first.label} has plan {first.spec.plan_digest}, "
+                f"{other.label} has {other.spec.plan_digest}; merge the shards of one run, "
+                "started with the same selection"
             )
         for key in _SAME:
             if getattr(other.spec, key) != getattr(first.spec, key):
@@ -144,11 +150,19 @@ def write_merged_rows(sources: Sequence[Source], out: RunDir) -> list[str]:
             if data and not data.endswith(b"\n"):
                 data += b"\n"
             rows.write(_TRANSCRIPT_REF.sub(prefix, data))
-            items.extend(json.loads(m.group(1)) for m in _ITEM_ID.finditer(data))
+            items.extend(map(_text, _ITEM_ID.findall(data)))
             for transcript in source.run.transcript_files():
                 target = out.transcripts_dir / f"{source.spec.run_id}.{transcript.name}"
                 shutil.copyfile(transcript, target)
     return items
+
+
+def _text(quoted: bytes) -> str:
+    """A JSON string's value (most ids have no escapes to decode)."""
+    if b"\\" in quoted:
+        value: str = json.loads(quoted)
+        return value
+    return quoted[1:-1].decode("utf-8")
 
 
 @dataclass
