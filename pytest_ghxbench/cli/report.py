@@ -228,12 +228,14 @@ def gate_choice(args: argparse.Namespace, runs: Sequence[RunDir]) -> tuple[str, 
     )
 
 
-def _pooling_warning(run_fields: Sequence[RunFields], table: RowTable) -> str | None:
+def _pooling_warning(
+    run_fields: Sequence[RunFields], table: RowTable, *, count_runs: bool = True
+) -> str | None:
     """A loud line when the rows mix runs, adapters or models: one summary of all of them is
     rarely what was meant."""
     mixed = []
     for noun, values in (
-        ("runs", {f.run_id for f in run_fields}),
+        ("runs", {f.run_id for f in run_fields} if count_runs else set()),
         ("adapters", {str(f.adapter) for f in run_fields if f.adapter}),
         ("models", set(table.model_signatures)),
     ):
@@ -282,7 +284,9 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
         where = ", ".join(str(file) for file in result.files) or ", ".join(paths)
         raise UsageError(f"no readable rows in {where}")
     table = RowTable.from_records(result.records)
-    warning = _pooling_warning(result.run_fields, table)
+    # a merged run's rows keep their shards' run ids: one sealed run, not a pool
+    whole = len(runs) == 1 and len(result.files) == 1
+    warning = _pooling_warning(result.run_fields, table, count_runs=not whole)
     if warning:
         print(f"ghxbench report: {warning}", file=err)
     profile = for_model(profile, expectations, table, args.profiles_from)

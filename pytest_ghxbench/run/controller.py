@@ -71,7 +71,9 @@ class Controller:
             expected = list(plan.share)
             record_plan(ghx.run_dir, plan)
         self.recorder.expected_ids = expected
-        self.recorder.expected_items = len(expected)
+        # what this session runs (the progress line's total); a resumed run's rows of earlier
+        # sessions count for completeness through expected_ids
+        self.recorder.expected_items = len(collected) if resume is not None else len(expected)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:

@@ -40,9 +40,9 @@ class RowRecorder:
         self.budget_skipped: set[str] = set()
         """Items that did not start because the run had spent its budget."""
         self.expected_items: int | None = None
-        """The benchmark items of the run (selected), once collection has said."""
+        """How many benchmark items this session runs, once collection has said."""
         self.expected_ids: list[str] | None = None
-        """Their node ids (the single process's items, or the first xdist worker's)."""
+        """The node ids the run must have rows for (its share of the plan)."""
         self.skipped: set[str] = set()
         """Items skipped on purpose (a skip mark, ``pytest.skip``): no row, not missing."""
         self.reruns: dict[str, int] = {}

@@ -81,7 +81,9 @@ def test_three_merged_shards_are_the_unsharded_run_and_two_are_incomplete_until_
     assert (out / "report.html").is_file() and (out / "summary.md").is_file()
     for line in (out / "rows.jsonl").read_text().splitlines():
         assert (out / json.loads(line)["transcript"]["file"]).is_file()
-    assert pytester.run("ghxbench", "report", "merged", "--gate").ret == 0  # sealed
+    sealed = pytester.run("ghxbench", "report", "merged", "--gate")
+    assert sealed.ret == 0 and "UNVERIFIED" not in sealed.stderr.str()
+    assert "pooling" not in sealed.stderr.str()  # one merged run, whatever its rows' run ids
 
     partial = _merge(pytester, str(shards[0]), str(shards[1]), "--out", "partial")
     assert partial.ret == 1
