@@ -260,7 +260,10 @@ def result_problem(result: Any, timeout_ms: float | None = None) -> str | None:
     measured for an item with ``timeout_ms`` (see :func:`_unmeasurable`)."""
     if not isinstance(result, RunResult):
         return f"adapter returned {type(result).__name__}, expected pytest_ghxbench.RunResult"
-    return _shape_problem(result) or _value_problem(result) or _unmeasurable(result, timeout_ms)
+    # An adapter that reports its own error (e.g. its agent stopped at the deadline, after the
+    # kill's grace) makes a runner-error row anyway; its durations are what it measured.
+    deadline = timeout_ms if not result.error else None
+    return _shape_problem(result) or _value_problem(result) or _unmeasurable(result, deadline)
 
 
 def outcome_data(

@@ -155,6 +155,15 @@ def test_numbers_an_adapter_cannot_have_measured_are_named(
     assert problem.startswith("adapter returned an impossible " + expected), problem
 
 
+def test_an_adapters_own_error_keeps_the_durations_it_measured() -> None:
+    """An agent stopped at the deadline is reported as such (its group got a grace to stop),
+    not as an impossible latency; tokens and cost are bounded all the same."""
+    late = RunResult(error="still running at the item deadline", latency_ms=13_500)
+    assert result_problem(late, timeout_ms=10_000) is None
+    costly = RunResult(error="stopped", cost_usd=5000.0)
+    assert "more than $1,000" in str(result_problem(costly, timeout_ms=10_000))
+
+
 def test_the_limits_themselves_are_possible() -> None:
     at_limit = RunResult(
         final_text="ok",

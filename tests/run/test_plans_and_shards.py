@@ -12,7 +12,7 @@ from pytest_ghxbench.run.plan import plan_digest
 from pytest_ghxbench.run.shard import ShardSpec, ShardSpecError, parse_shard, split_plan
 from tests.plugin.support import atomic, setup_project
 
-SCENARIOS = [atomic(f"repo-view-00{i}", timeout_ms=1000 * i) for i in range(1, 7)]
+SCENARIOS = [atomic(f"repo-view-00{i}", timeout_ms=10_000 * i) for i in range(1, 7)]
 ARGS = ("--ghx-mode=agent_direct,mcp", "--reps=2")  # no gate: ghx does not run
 
 
@@ -81,7 +81,7 @@ def test_three_shards_cover_the_plan_once_with_whole_scenarios(pytester: pytest.
         scenarios = {item.split("::")[-1].split("[")[0] for item in share}
         for scenario in scenarios:  # every mode and repetition of it, here
             assert sum(scenario in item for item in share) == 4
-    # balanced by timeouts (1..6 s per scenario): 6+1, 5+2, 4+3
+    # balanced by timeouts (10..60 s per scenario): 6+1, 5+2, 4+3
     weights = [
         sorted(int(i.split("[")[0][-1]) for i in {x.split("::")[-1] for x in s}) for s in items
     ]
@@ -112,7 +112,7 @@ def test_a_shard_runs_its_items_under_xdist_and_records_the_plan(
 def test_durations_of_an_earlier_run_balance_the_shards(pytester: pytest.Pytester) -> None:
     # timeouts say 6 > 5 > ... but the earlier run says repo-view-001 took longest by far
     latency = {f"repo-view-00{i}": {"*": {"latency_ms": 100 * i}} for i in range(1, 7)}
-    latency["repo-view-001"] = {"*": {"latency_ms": 100_000}}
+    latency["repo-view-001"] = {"*": {"latency_ms": 10_500}}  # within its 10 s deadline + 1 s
     setup_project(pytester, SCENARIOS, behaviour=latency)
     assert pytester.runpytest(*ARGS, "--ghx-results=earlier").ret == 0
     (earlier,) = _runs(pytester, "earlier")
