@@ -17,7 +17,7 @@ from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
 from pytest_ghxbench.sandbox.code import person
-from pytest_ghxbench.sandbox.git.checkout import make_checkout
+from pytest_ghxbench.sandbox.git.checkout import discard, make_checkout
 from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, item_environment
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, seeded
 from pytest_ghxbench.sandbox.state import World
@@ -179,11 +179,13 @@ class SandboxSession:
         return run_capability(self.client(), task, input, strict=False)
 
     def close(self) -> None:
-        """Withdraw the item's token from the API server. The world is garbage once the item
-        is done."""
+        """Withdraw the item's tokens from the API server and delete its checkout (in the
+        background). The world is garbage once the item is done."""
         if self._token is not None and self._registry is not None:
             self._registry.unregister(self._token)
             self._token = None
+        if isinstance(self.env, ProcessEnv) and self.env.materialized:
+            discard(self.checkout)
 
 
 class SandboxBackend:

@@ -35,7 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pytest_ghxbench.sandbox.api import hosts, passthrough
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
-from pytest_ghxbench.sandbox.api.streams import ChunkedWriter, RequestBody
+from pytest_ghxbench.sandbox.api.streams import HandlerReply, RequestBody
 from pytest_ghxbench.sandbox.api.tls import SessionCA
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 
@@ -331,7 +331,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(ApiResponse.error(400, str(exc)))
             return
-        reply = _GitReply(self)
+        reply = HandlerReply(self, self._send)
         try:
             request = GitRequest(self.command, path, query, headers, url, body)
             serve(self.server.api.registry, request, reply)
@@ -377,39 +377,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
-
-
-class _GitReply:
-    """:class:`~pytest_ghxbench.sandbox.git.http.Reply` on a handler's connection: a streamed
-    answer goes out chunked."""
-
-    def __init__(self, handler: _Handler) -> None:
-        self._handler = handler
-        self._out: ChunkedWriter | None = None
-        self.started = False
-
-    def send(self, response: ApiResponse) -> None:
-        self.started = True
-        self._handler._send(response)
-
-    def start(self, status: int, reason: str, headers: list[tuple[str, str]]) -> None:
-        self.started = True
-        handler = self._handler
-        handler.send_response(status, reason)
-        for name, value in headers:
-            if name.lower() not in ("content-length", "transfer-encoding", "connection"):
-                handler.send_header(name, value)
-        handler.send_header("Transfer-Encoding", "chunked")
-        handler.end_headers()
-        self._out = ChunkedWriter(handler.wfile)
-
-    def write(self, data: bytes) -> None:
-        assert self._out is not None
-        self._out.write(data)
-
-    def finish(self) -> None:
-        assert self._out is not None
-        self._out.close()
 
 
 class _TlsHandler(_Handler):

@@ -1,13 +1,16 @@
 """HTTP/1.1 bodies as streams: a request body read as it arrives (``Content-Length`` or
-chunked), and a response body written in chunks, so a git push or clone of any size passes
-through the server without being held in memory."""
+chunked), and a response body written in chunks (:class:`HandlerReply`), so a git push or
+clone of any size passes through the server without being held in memory."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from http.server import BaseHTTPRequestHandler
 from io import BufferedIOBase
 
-__all__ = ["ChunkedWriter", "RequestBody"]
+from pytest_ghxbench.sandbox.api.types import ApiResponse
+
+__all__ = ["ChunkedWriter", "HandlerReply", "RequestBody"]
 
 _BLOCK = 64 * 1024
 
@@ -100,3 +103,39 @@ class ChunkedWriter:
     def close(self) -> None:
         self._wfile.write(b"0\r\n\r\n")
         self._wfile.flush()
+
+
+class HandlerReply:
+    """A :class:`~pytest_ghxbench.sandbox.git.http.Reply` on a handler's connection: a whole
+    answer goes out through ``send``, a streamed one chunked."""
+
+    def __init__(
+        self, handler: BaseHTTPRequestHandler, send: Callable[[ApiResponse], None]
+    ) -> None:
+        self._handler = handler
+        self._send = send
+        self._out: ChunkedWriter | None = None
+        self.started = False
+
+    def send(self, response: ApiResponse) -> None:
+        self.started = True
+        self._send(response)
+
+    def start(self, status: int, reason: str, headers: list[tuple[str, str]]) -> None:
+        self.started = True
+        handler = self._handler
+        handler.send_response(status, reason)
+        for name, value in headers:
+            if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                handler.send_header(name, value)
+        handler.send_header("Transfer-Encoding", "chunked")
+        handler.end_headers()
+        self._out = ChunkedWriter(handler.wfile)
+
+    def write(self, data: bytes) -> None:
+        assert self._out is not None
+        self._out.write(data)
+
+    def finish(self) -> None:
+        assert self._out is not None
+        self._out.close()

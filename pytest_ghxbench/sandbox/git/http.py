@@ -56,6 +56,7 @@ _BAD_CREDENTIALS = (
     b"Invalid username or token. Password authentication is not supported for Git operations.\n"
 )
 _CHALLENGE = {"WWW-Authenticate": 'Basic realm="GitHub"'}
+_BACKEND: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,12 +114,16 @@ def serve(registry: WorldRegistry, request: GitRequest, reply: Reply) -> None:
             return
         git = world.git
         before = git.refs() if service == "git-receive-pack" else None
-        status = _run(world, service, request, reply)
-        slot.requests.append((request.method, request.url, status))
-        if before is not None and git.refs() != before:
-            from pytest_ghxbench.sandbox.api.rest.git import refs_changed
+        status = 500
+        try:
+            status = _run(world, service, request, reply)
+        finally:
+            # Even when the client went away before the answer: the refs may have moved.
+            slot.requests.append((request.method, request.url, status))
+            if before is not None and git.refs() != before:
+                from pytest_ghxbench.sandbox.api.rest.git import refs_changed
 
-            refs_changed(world)
+                refs_changed(world)
 
 
 def _query_service(query: str) -> bool:
@@ -161,9 +166,6 @@ def http_backend() -> str:
         )
         _BACKEND = str(Path(done.stdout.strip()) / "git-http-backend")
     return _BACKEND
-
-
-_BACKEND: str | None = None
 
 
 def _cgi_env(world: World, repo: Path, service: str, request: GitRequest) -> dict[str, str]:
