@@ -101,7 +101,6 @@ def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
 
 
 def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> None:
-    from pytest_ghxbench.sandbox.backend import clone_url
     from pytest_ghxbench.sandbox.item_env import (
         gh_variables,
         git_credentials,
@@ -113,7 +112,7 @@ def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> 
     token, slot = server.registry.register(world, "serve")
     # git reads configuration from the environment too: the token goes with every request to
     # the sandbox's git URLs, and nothing is written to the user's ~/.gitconfig.
-    settings = list(git_credentials(token).items())
+    settings = list(git_credentials(token, encoded=False).items())
     git_config = {"GIT_CONFIG_COUNT": str(len(settings))}
     for index, (key, value) in enumerate(settings):
         git_config[f"GIT_CONFIG_KEY_{index}"] = key
@@ -128,8 +127,7 @@ def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> 
         "GITHUB_GRAPHQL_URL": f"{server.proxy_url}/api/graphql",
     }
     out.write(f"# sandbox GitHub API for {world.repository.full_name} on {server.proxy_url}\n")
-    out.write(f"# paste into a shell, then e.g. git clone {clone_url(world)}\n")
-    out.write("# Ctrl-C stops the server\n")
+    out.write("# paste into a shell; Ctrl-C stops the server\n")
     for name, value in lines.items():
         out.write(f"export {name}={shlex.quote(value)}\n")
     out.flush()

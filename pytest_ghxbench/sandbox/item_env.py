@@ -83,9 +83,11 @@ def git_variables(bundle: Path) -> dict[str, str]:
     return {"GIT_SSL_CAINFO": str(bundle), "GIT_TERMINAL_PROMPT": "0"}
 
 
-def git_credentials(token: str) -> dict[str, str]:
-    """git configuration that authenticates every request to the sandbox with ``token``."""
-    header = _auth_header(token)
+def git_credentials(token: str, *, encoded: bool = True) -> dict[str, str]:
+    """git configuration that authenticates every request to the sandbox with ``token``:
+    ``encoded``, as HTTP Basic (what ``actions/checkout`` writes); otherwise as a bearer token,
+    readable (what ``ghxbench sandbox serve`` prints, beside ``GH_TOKEN``)."""
+    header = _auth_header(token) if encoded else f"AUTHORIZATION: bearer {token}"
     return {f"http.{root}.extraheader": header for root in GIT_URL_ROOTS}
 
 
