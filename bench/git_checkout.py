@@ -88,8 +88,10 @@ def checkouts(backend: SandboxBackend, scratch: Path, items: int, pause: float) 
     template = first.checkout
     env = scrubbed_env(dict(first.env))
 
+    prepared = [session() for _ in range(items)]
+
     def used(index: int) -> None:
-        item = session()
+        item = prepared[index]
         make_checkout(item.world.git, item.checkout, clone_url(item.world), _IDENTITY)
         discard(item.checkout)
 

@@ -99,6 +99,9 @@ class SandboxSession:
         self._world = world
         self.item_id = item_id
         self.workdir = workdir
+        self.checkout = workdir / "work" / world.repository.name
+        """Where the item's clone of its repository is (made with its environment), beside
+        ``home/`` and ``bin/``."""
         self.mode = mode
         self._backend = backend or SandboxBackend()
         self._token: str | None = None
@@ -110,12 +113,6 @@ class SandboxSession:
     def world(self) -> World:
         """The item's world, as the agent's clients last left it."""
         return self._slot.world if self._slot is not None else self._world
-
-    @property
-    def checkout(self) -> Path:
-        """Where the item's clone of its repository is (made with its environment):
-        ``<workdir>/work/<repository name>``, beside ``home/`` and ``bin/``."""
-        return self.workdir / "work" / self._world.repository.name
 
     def working_directory(self) -> Path:
         """The directory agents start in: the item's checkout, made now if it is not yet."""

@@ -240,14 +240,12 @@ def _run(world: World, service: str, request: GitRequest, reply: Reply) -> int:
 
 def _feed(body: RequestBody, stdin: IO[bytes]) -> None:
     """Stream the request body into the CGI until it ends or the CGI stops reading."""
-    try:
+    # ValueError: the client's body ended early; OSError: the CGI or the client went away.
+    with contextlib.suppress(ValueError, OSError):
         while data := body.read():
             stdin.write(data)
-    except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-        pass
-    finally:
-        with contextlib.suppress(OSError):
-            stdin.close()
+    with contextlib.suppress(OSError):
+        stdin.close()
 
 
 def _collect(stream: IO[bytes], into: list[bytes]) -> None:
