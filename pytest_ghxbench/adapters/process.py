@@ -1,5 +1,6 @@
 """What a CLI agent process is started with: a scrubbed environment, its secrets (to redact),
-the runtime's executable and version, MCP server commands and launchers.
+its working directory, the runtime's executable and version, MCP server commands and
+launchers.
 
 Running the process to its deadline is :mod:`pytest_ghxbench.adapters.agent_process`.
 """
@@ -12,6 +13,10 @@ import shlex
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.api import RunRequest
 
 __all__ = [
     "BASE_ENV_KEYS",
@@ -25,6 +30,7 @@ __all__ = [
     "redact",
     "scrubbed_env",
     "secret_values",
+    "working_directory",
 ]
 
 BASE_ENV_KEYS = (
@@ -83,6 +89,13 @@ def redact(text: str, secrets: Sequence[str]) -> str:
         if secret and secret in text:
             text = text.replace(secret, "[redacted]")
     return text
+
+
+def working_directory(request: RunRequest) -> Path:
+    """Where the agent starts: the backend session's checkout of the repository when it makes
+    one (the sandbox's, a clone as a CI job has), else the item's scratch directory."""
+    where = getattr(request.backend, "working_directory", None)
+    return Path(where()) if callable(where) else request.workdir
 
 
 def executable_version(path: str, timeout_s: float = 15.0) -> str | None:

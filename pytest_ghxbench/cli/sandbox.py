@@ -30,12 +30,13 @@ usage: ghxbench sandbox serve [--state FILE] [--port N]
        ghxbench sandbox run [--state FILE] [--mode agent_direct|mcp|ghx] -- CMD...
        ghxbench sandbox init STATE [--seed SEED]
 
-'serve' serves a world (fresh, or FILE) as GitHub's REST and GraphQL APIs and prints the
-environment lines clients need; 'run' runs CMD in exactly the environment a benchmark item of
-mode M gets (the real gh in agent_direct, a github-mcp-server launcher in mcp, the ghx CLI in
-ghx) and exits with CMD's status; with --state the world is saved back to FILE. 'init' writes
-a freshly seeded world to STATE (default seed: the one shipped with pytest-ghxbench,
-fixtures/sandbox-seed.yaml of its scenario suite).
+'serve' serves a world (fresh, or FILE) as GitHub's REST and GraphQL APIs and git's smart
+HTTP, and prints the environment lines clients need; 'run' runs CMD in exactly the environment
+a benchmark item of mode M gets (the real gh in agent_direct, a github-mcp-server launcher in
+mcp, the ghx CLI in ghx), in its clone of the repository, and exits with CMD's status; with
+--state the world is saved back to FILE. 'init' writes a freshly seeded world to STATE
+(default seed: the one shipped with pytest-ghxbench, fixtures/sandbox-seed.yaml of its
+scenario suite).
 """
 
 

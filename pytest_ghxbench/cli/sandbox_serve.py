@@ -6,10 +6,11 @@
     ghxbench sandbox run [--state FILE] [--mode M] -- CMD...
 
 ``serve`` serves one world (fresh from the seed, or ``--state``) until interrupted and prints
-the environment lines a client needs; with ``--state`` the world is saved back on exit. ``run``
-runs CMD in exactly the environment an item of mode M gets (its HOME, its proxy, its token and
-only its mode's interface) and exits with CMD's status; with ``--state`` the world is read from
-and saved back to FILE, otherwise it is a fresh seeded world that is thrown away.
+the environment lines a client needs (git's included); with ``--state`` the world is saved back
+on exit. ``run`` runs CMD in exactly the environment an item of mode M gets (its HOME, its
+proxy, its token, only its mode's interface) and in its checkout of the repository, and exits
+with CMD's status; with ``--state`` the world is read from and saved back to FILE (the checkout
+is a clone of the state's repository), otherwise it is a fresh seeded world that is thrown away.
 """
 
 from __future__ import annotations
@@ -102,15 +103,26 @@ def serve(args: Sequence[str], out: TextIO, err: TextIO) -> int:
 def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> None:
     from pytest_ghxbench.sandbox.item_env import (
         gh_variables,
+        git_credentials,
+        git_variables,
         mcp_server_variables,
         proxy_environment,
     )
 
     token, slot = server.registry.register(world, "serve")
+    # git reads configuration from the environment too: the token goes with every request to
+    # the sandbox's git URLs, and nothing is written to the user's ~/.gitconfig.
+    settings = list(git_credentials(token, encoded=False).items())
+    git_config = {"GIT_CONFIG_COUNT": str(len(settings))}
+    for index, (key, value) in enumerate(settings):
+        git_config[f"GIT_CONFIG_KEY_{index}"] = key
+        git_config[f"GIT_CONFIG_VALUE_{index}"] = value
     lines = {
         **proxy_environment(server.proxy_url, server.ca.bundle_file, server.ca.ca_file),
         **gh_variables(token, world.repository.full_name),
         **mcp_server_variables(token),
+        **git_variables(server.ca.bundle_file),
+        **git_config,
         "GITHUB_API_URL": f"{server.proxy_url}/api/v3",
         "GITHUB_GRAPHQL_URL": f"{server.proxy_url}/api/graphql",
     }
@@ -141,6 +153,7 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
     from pytest_ghxbench.sandbox.api.server import PortInUse
     from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
     from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
+    from pytest_ghxbench.sandbox.git import GitError
     from pytest_ghxbench.sandbox.manifest import SeedError
     from pytest_ghxbench.sandbox.statefile import StateFileError
 
@@ -167,12 +180,12 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
             world = _load(options.state)
             session = SandboxSession(world, "sandbox-run", Path(scratch), options.mode, backend)
             env = scrubbed_env(dict(session.env))
-        except (StateFileError, SeedError, ClientMissing, PortInUse) as exc:
+        except (StateFileError, SeedError, ClientMissing, PortInUse, GitError) as exc:
             err.write(f"ghxbench sandbox run: {exc}\n")
             backend.close()
             return EXIT_UNAVAILABLE
         try:
-            status = _child(command, env, err)
+            status = _child(command, env, session.checkout, err)
             _save(options.state, session.world)
         finally:
             session.close()
@@ -180,9 +193,9 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
     return status
 
 
-def _child(command: list[str], env: dict[str, str], err: TextIO) -> int:
+def _child(command: list[str], env: dict[str, str], cwd: Path, err: TextIO) -> int:
     try:
-        child = subprocess.Popen(command, env=env)
+        child = subprocess.Popen(command, env=env, cwd=cwd)
     except FileNotFoundError:
         err.write(f"ghxbench sandbox run: {command[0]}: command not found\n")
         return EXIT_NOT_FOUND

@@ -16,6 +16,8 @@ from pytest_ghxbench.ghx.registry import run_capability
 from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
+from pytest_ghxbench.sandbox.code import person
+from pytest_ghxbench.sandbox.git.checkout import discard, make_checkout
 from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, item_environment
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, seeded
 from pytest_ghxbench.sandbox.state import World
@@ -35,12 +37,23 @@ SANDBOX_ENV = "GHXBENCH_SANDBOX"
 """Set to ``"1"`` in the environment the sandbox gives an agent's tools."""
 
 
+def clone_url(world: World) -> str:
+    """The repository's URL for git, as ``gh repo clone`` makes it for ``GH_HOST``."""
+    return f"http://{SANDBOX_HOST}/{world.repository.full_name}.git"
+
+
+def viewer_identity(world: World) -> tuple[str, str]:
+    """The viewer as a committer: their name and ``<login>@users.noreply.github.com``."""
+    who = person(world, world.viewer)
+    return who.name, who.email
+
+
 class ProcessEnv(Mapping[str, str]):
     """The environment for an agent's own processes, built on first use.
 
-    Reading it (e.g. ``{**os.environ, **request.env}``) writes the item's private HOME and its
-    mode's client under the item's working directory; an adapter that works in process never
-    reads it and pays nothing."""
+    Reading it (e.g. ``{**os.environ, **request.env}``) writes the item's private HOME, its
+    mode's client and its checkout of the repository under the item's working directory; an
+    adapter that works in process never reads it and pays nothing."""
 
     def __init__(self, session: SandboxSession) -> None:
         self._session = session
@@ -70,9 +83,10 @@ class SandboxSession:
 
     Agents' processes get ``env`` (see :class:`ProcessEnv`), built for the item's mode: the real
     gh (``agent_direct``), the real MCP server (``mcp``) or ghx (``ghx``), each pointed at the
-    server. In-process code gets :meth:`client` (an API client acting on this world) and
-    :attr:`world`; ``run_task`` performs a capability through the API (lenient input: unknown
-    keys are ignored, as checkpoint inputs overlay a scenario's whole bound input)."""
+    server, and a checkout of the repository to start in (:meth:`working_directory`). In-process
+    code gets :meth:`client` (an API client acting on this world) and :attr:`world`;
+    ``run_task`` performs a capability through the API (lenient input: unknown keys are
+    ignored, as checkpoint inputs overlay a scenario's whole bound input)."""
 
     def __init__(
         self,
@@ -85,6 +99,9 @@ class SandboxSession:
         self._world = world
         self.item_id = item_id
         self.workdir = workdir
+        self.checkout = workdir / "work" / world.repository.name
+        """Where the item's clone of its repository is (made with its environment), beside
+        ``home/`` and ``bin/``."""
         self.mode = mode
         self._backend = backend or SandboxBackend()
         self._token: str | None = None
@@ -97,9 +114,14 @@ class SandboxSession:
         """The item's world, as the agent's clients last left it."""
         return self._slot.world if self._slot is not None else self._world
 
+    def working_directory(self) -> Path:
+        """The directory agents start in: the item's checkout, made now if it is not yet."""
+        dict(self.env)
+        return self.checkout
+
     @property
     def api_requests(self) -> list[tuple[str, str, int]]:
-        """``(method, url, status)`` of the API requests the item's clients made."""
+        """``(method, url, status)`` of the API and git requests the item's clients made."""
         return list(self._slot.requests) if self._slot is not None else []
 
     @property
@@ -123,22 +145,30 @@ class SandboxSession:
 
     def export_processes(self) -> dict[str, str]:
         """The env an agent's processes need for this item's mode: a private HOME, the
-        sandbox's proxy and CA, and the mode's client on ``PATH``."""
+        sandbox's proxy and CA, and the mode's client on ``PATH``; and the item's checkout."""
         token = self.token()
         server = self._backend.server()
+        assert self._slot is not None
+        git_token = server.registry.git_token(self._slot)
         env: dict[str, str] = {SANDBOX_ENV: "1"}
-        env.update(
-            item_environment(
-                mode=self.mode,
-                token=token,
-                proxy_url=server.proxy_url,
-                bundle=server.ca.bundle_file,
-                ca_file=server.ca.ca_file,
-                repo=self._world.repository.full_name,
-                workdir=self.workdir,
-                clients=self._backend.clients,
+        with self._slot.held() as world:
+            identity = viewer_identity(world)
+            env.update(
+                item_environment(
+                    mode=self.mode,
+                    token=token,
+                    proxy_url=server.proxy_url,
+                    bundle=server.ca.bundle_file,
+                    ca_file=server.ca.ca_file,
+                    repo=world.repository.full_name,
+                    workdir=self.workdir,
+                    clients=self._backend.clients,
+                    git_token=git_token,
+                    identity=identity,
+                )
             )
-        )
+            if not self.checkout.exists():
+                make_checkout(world.git, self.checkout, clone_url(world), identity)
         return env
 
     def run_task(self, task: str, input: Mapping[str, Any]) -> dict[str, Any]:
@@ -146,11 +176,13 @@ class SandboxSession:
         return run_capability(self.client(), task, input, strict=False)
 
     def close(self) -> None:
-        """Withdraw the item's token from the API server. The world is garbage once the item
-        is done."""
+        """Withdraw the item's tokens from the API server and delete its checkout (in the
+        background). The world is garbage once the item is done."""
         if self._token is not None and self._registry is not None:
             self._registry.unregister(self._token)
             self._token = None
+        if isinstance(self.env, ProcessEnv) and self.env.materialized:
+            discard(self.checkout)
 
 
 class SandboxBackend:

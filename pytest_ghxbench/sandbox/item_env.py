@@ -14,10 +14,18 @@ What differs by mode:
 
 The other modes' programs are shadowed in the item's ``bin/`` by scripts that refuse (exit
 127), so a copy elsewhere on ``PATH`` (the harness's virtualenv has gh) is never reached.
+
+git works in every mode: the HOME's ``.gitconfig`` holds the viewer's identity and, for the
+sandbox's git URLs, an ``Authorization`` header with the item's git-only token (which the API
+refuses), sent with every request as ``actions/checkout`` does. A header rather than a
+credential helper because gh runs git with ``-c credential.helper=`` (dropping every helper
+but its own), and gh's own helper answers only for ``https`` while ``GH_HOST=github.localhost``
+makes gh clone over ``http``.
 """
 
 from __future__ import annotations
 
+import base64
 import os
 import shlex
 from pathlib import Path
@@ -26,8 +34,11 @@ from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV, write_launcher
 from pytest_ghxbench.sandbox.clients import MCP_SERVER, Clients
 
 __all__ = [
+    "GIT_URL_ROOTS",
     "SANDBOX_HOST",
     "gh_variables",
+    "git_credentials",
+    "git_variables",
     "item_environment",
     "mcp_server_variables",
     "proxy_environment",
@@ -35,6 +46,11 @@ __all__ = [
 
 SANDBOX_HOST = "github.localhost"
 """The GitHub host items see; gh derives ``api.github.localhost`` and plain HTTP from it."""
+
+GIT_URL_ROOTS = (f"http://{SANDBOX_HOST}/", f"https://{SANDBOX_HOST}/", "https://github.com/")
+"""Where git reaches the sandbox: gh's URLs for ``GH_HOST`` (plain HTTP through the proxy, or
+HTTPS), and github.com's own through the intercepting proxy."""
+_GIT_USER = "x-access-token"
 
 _CA_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 _QUIET_GH = {
@@ -61,6 +77,37 @@ def gh_variables(token: str, repo: str) -> dict[str, str]:
     return {"GH_HOST": SANDBOX_HOST, "GH_TOKEN": token, "GH_REPO": repo}
 
 
+def git_variables(bundle: Path) -> dict[str, str]:
+    """What git needs beyond the proxy: the CA bundle (git's libcurl reads neither
+    ``SSL_CERT_FILE`` nor ``CURL_CA_BUNDLE``) and no prompts."""
+    return {"GIT_SSL_CAINFO": str(bundle), "GIT_TERMINAL_PROMPT": "0"}
+
+
+def git_credentials(token: str, *, encoded: bool = True) -> dict[str, str]:
+    """git configuration that authenticates every request to the sandbox with ``token``:
+    ``encoded``, as HTTP Basic (what ``actions/checkout`` writes); otherwise as a bearer token,
+    readable (what ``ghxbench sandbox serve`` prints, beside ``GH_TOKEN``)."""
+    header = _auth_header(token) if encoded else f"AUTHORIZATION: bearer {token}"
+    return {f"http.{root}.extraheader": header for root in GIT_URL_ROOTS}
+
+
+def _auth_header(token: str) -> str:
+    basic = base64.b64encode(f"{_GIT_USER}:{token}".encode()).decode("ascii")
+    return f"AUTHORIZATION: basic {basic}"
+
+
+def _git_config(token: str, identity: tuple[str, str]) -> str:
+    lines = ["[user]", f"\tname = {_quoted(identity[0])}", f"\temail = {_quoted(identity[1])}"]
+    for root in GIT_URL_ROOTS:
+        lines += [f'[http "{root}"]', f"\textraheader = {_auth_header(token)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
 def mcp_server_variables(token: str) -> dict[str, str]:
     """What points GitHub's MCP server at the sandbox (the Enterprise Server layout)."""
     return {"GITHUB_PERSONAL_ACCESS_TOKEN": token, "GITHUB_HOST": f"http://{SANDBOX_HOST}"}
@@ -76,12 +123,18 @@ def item_environment(
     repo: str,
     workdir: Path,
     clients: Clients,
+    git_token: str,
+    identity: tuple[str, str],
 ) -> dict[str, str]:
     """The variables an item of ``mode`` runs its tools with (added on top of a scrubbed
-    environment by the adapter). Writes the item's HOME and ``bin/`` under ``workdir``."""
+    environment by the adapter). Writes the item's HOME and ``bin/`` under ``workdir``;
+    ``git_token`` and ``identity`` (name, email) go to the HOME's ``.gitconfig``."""
     home = workdir / "home"
     config = home / ".config"
     (config / "gh").mkdir(parents=True, exist_ok=True)
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text(_git_config(git_token, identity), encoding="utf-8")
+    gitconfig.chmod(0o600)
     bin_dir = workdir / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
     proxy = proxy_environment(proxy_url, bundle, ca_file)
@@ -91,6 +144,7 @@ def item_environment(
         "GH_CONFIG_DIR": str(config / "gh"),
         **_QUIET_GH,
         **proxy,
+        **git_variables(bundle),
     }
     if mode in ("agent_direct", None):
         _link(bin_dir / "gh", clients.gh_program())

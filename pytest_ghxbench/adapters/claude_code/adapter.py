@@ -34,6 +34,7 @@ from pytest_ghxbench.adapters.process import (
     redact,
     scrubbed_env,
     secret_values,
+    working_directory,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
@@ -142,7 +143,11 @@ class ClaudeCodeAdapter:
         stream = ClaudeStream(clock=clock)
         try:
             outcome = run_agent_process(
-                argv, env=env, cwd=request.workdir, deadline=request.deadline, on_line=stream.feed
+                argv,
+                env=env,
+                cwd=working_directory(request),
+                deadline=request.deadline,
+                on_line=stream.feed,
             )
         except OSError as exc:
             return RunResult(error=f"claude-code: cannot start {binary!r}: {exc}")

@@ -47,6 +47,7 @@ from pytest_ghxbench.adapters.process import (
     redact,
     scrubbed_env,
     secret_values,
+    working_directory,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens
@@ -76,7 +77,14 @@ def codex_argv(
     sandbox: str = "danger-full-access",
 ) -> list[str]:
     """The command line for one item; the instructions precede the prompt."""
-    argv = [binary, "exec", "--json", "--skip-git-repo-check", "--cd", str(request.workdir)]
+    argv = [
+        binary,
+        "exec",
+        "--json",
+        "--skip-git-repo-check",
+        "--cd",
+        str(working_directory(request)),
+    ]
     argv += ["--sandbox", sandbox]
     _, model = provider_model(request.model, "openai")
     if model:
@@ -202,7 +210,11 @@ class CodexAdapter:
         stream = CodexStream(clock=RuntimeClock())
         try:
             outcome = run_agent_process(
-                argv, env=env, cwd=request.workdir, deadline=request.deadline, on_line=stream.feed
+                argv,
+                env=env,
+                cwd=working_directory(request),
+                deadline=request.deadline,
+                on_line=stream.feed,
             )
         except OSError as exc:
             return RunResult(error=f"codex: cannot start {binary!r}: {exc}")

@@ -24,7 +24,11 @@ from pytest_ghxbench.adapters.bash_tool import (
 from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, run_loop
 from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
-from pytest_ghxbench.adapters.process import command_words, mcp_server_command
+from pytest_ghxbench.adapters.process import (
+    command_words,
+    mcp_server_command,
+    working_directory,
+)
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
 
@@ -185,13 +189,14 @@ class OpenAIAdapter:
         signature, api_model = _split_model(request.model or settings.model)
         clock = RuntimeClock()
         env = scrubbed_env(request.env)
+        cwd = working_directory(request)
         host: BashHost | McpHost
         if request.mode in BINARIES:
             host = BashHost(
                 BashTool(
                     BINARIES[request.mode],
                     env,
-                    cwd=request.workdir,
+                    cwd=cwd,
                     timeout_s=settings.tool_timeout_s,
                     max_output_chars=settings.max_output_chars,
                 )
@@ -202,7 +207,7 @@ class OpenAIAdapter:
             else:
                 program, args, _ = mcp_server_command(env)
                 command = (program, *args)
-            host = McpHost(command, env, cwd=request.workdir, timeout_s=settings.tool_timeout_s)
+            host = McpHost(command, env, cwd=cwd, timeout_s=settings.tool_timeout_s)
         else:
             return RunResult(error=f"the openai adapter does not drive mode {request.mode!r}")
         messages: list[dict[str, Any]] = []

@@ -231,7 +231,7 @@ def _start_mcp(item: SandboxSession) -> McpHost:
     command, args, extra = mcp_server_command(env)
     server_env = {"PATH": env["PATH"], "HOME": env["HOME"], **extra}
     log = item.workdir / "mcp-server.log"
-    return McpHost([command, *args], server_env, cwd=item.workdir, log=log)
+    return McpHost([command, *args], server_env, cwd=item.working_directory(), log=log)
 
 
 def _final_answer(request: RunRequest, envelopes: list[tuple[str, dict[str, Any]]]) -> str:

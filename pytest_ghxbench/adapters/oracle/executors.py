@@ -115,7 +115,7 @@ class Session:
             done = subprocess.run(
                 [program or name, *argv],
                 env=env,
-                cwd=self.item.workdir,
+                cwd=self.item.working_directory(),
                 capture_output=True,
                 text=True,
                 encoding="utf-8",

@@ -9,11 +9,15 @@ Three ways in, one API:
 - the same layout directly on the server's loopback address, for clients given a base URL.
 
 Raw files come from ``raw.githubusercontent.com`` (``raw.<host>`` for another github.com-style
-host) or an Enterprise Server's ``/raw/``, both ``/OWNER/REPO/REF/PATH``.
+host) or an Enterprise Server's ``/raw/``, both ``/OWNER/REPO/REF/PATH``. On the web hosts
+(``github.com``, ``github.localhost``, loopback), git's smart-HTTP paths
+(``/OWNER/REPO[.git]/info/refs``, ``/git-upload-pack``, ``/git-receive-pack``) are routed to
+git (:mod:`pytest_ghxbench.sandbox.git.http`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,7 +29,9 @@ BLOB_PREFIX = "/_blobs/"
 _BASES = ("github.com", "github.localhost")
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 
-Kind = Literal["rest", "graphql", "upload", "blob", "raw", "unknown", "foreign"]
+Kind = Literal["rest", "graphql", "upload", "blob", "raw", "git", "unknown", "foreign"]
+
+_GIT_SERVICE = re.compile(r"/[^/]+/[^/]+/(?:info/refs|git-upload-pack|git-receive-pack)")
 
 
 _ENTERPRISE_PREFIXES: tuple[tuple[str, Kind], ...] = (
@@ -41,7 +47,8 @@ class Route:
     path the sandbox does not serve (answered 404, never forwarded)."""
     path: str = "/"
     """For ``rest``/``upload``: the path relative to the API root; for ``blob``: the key; for
-    ``raw``: ``/OWNER/REPO/REF/PATH``."""
+    ``raw``: ``/OWNER/REPO/REF/PATH``; for ``git``: the whole path
+    (``/OWNER/REPO.git/info/refs``)."""
     urls: ApiUrls | None = None
 
 
@@ -87,6 +94,8 @@ def route(scheme: str, host: str, path: str, method: str) -> Route:
 
 def _enterprise(scheme: str, host: str, path: str, method: str) -> Route:
     urls = ApiUrls.enterprise(scheme, host)
+    if _GIT_SERVICE.fullmatch(path):
+        return Route("git", path, urls)
     if path.startswith(BLOB_PREFIX):
         return Route("blob", path[len(BLOB_PREFIX) :], urls)
     if path.startswith("/raw/"):

@@ -2,7 +2,11 @@
 
 One server serves many items (every item of a pytest session, or of an xdist worker); each item
 registers its own world and gets a fresh token, and a request acts on the world its token
-names, under that world's lock, so an item never sees another's state."""
+names, under that world's lock, so an item never sees another's state.
+
+A world can also have a git-only token (:meth:`WorldRegistry.git_token`): git's smart-HTTP
+endpoints accept it, the REST and GraphQL APIs refuse it (``Bad credentials``), so a shell that
+must not call the API (an mcp item's) can still clone and push."""
 
 from __future__ import annotations
 
@@ -29,7 +33,9 @@ class Slot:
     label: str
     lock: threading.RLock = field(default_factory=threading.RLock)
     requests: list[tuple[str, str, int]] = field(default_factory=list)
-    """``(method, url, status)`` of every API request on this world, in order."""
+    """``(method, url, status)`` of every API and git request on this world, in order."""
+    git_only: str | None = None
+    """The world's git-only token, once made."""
 
     @contextmanager
     def held(self) -> Iterator[World]:
@@ -42,20 +48,42 @@ class WorldRegistry:
 
     def __init__(self) -> None:
         self._slots: dict[str, Slot] = {}
+        self._git: dict[str, Slot] = {}
         self._lock = threading.Lock()
 
     def register(self, world: World, label: str = "") -> tuple[str, Slot]:
         """A new token for ``world``; the caller unregisters it when the item is done."""
-        token = f"{TOKEN_PREFIX}_{secrets.token_hex(16)}"
+        token = _new_token()
         slot = Slot(world, label)
         with self._lock:
             self._slots[token] = slot
         return token, slot
 
+    def git_token(self, slot: Slot) -> str:
+        """The git-only token of ``slot``'s world (made on first call); withdrawn with the
+        world's token."""
+        with self._lock:
+            if slot.git_only is None:
+                slot.git_only = _new_token()
+                self._git[slot.git_only] = slot
+            return slot.git_only
+
     def unregister(self, token: str) -> None:
         with self._lock:
-            self._slots.pop(token, None)
+            slot = self._slots.pop(token, None)
+            if slot is not None and slot.git_only is not None:
+                self._git.pop(slot.git_only, None)
 
     def get(self, token: str) -> Slot | None:
+        """The world an API token names (None for git-only and unknown tokens)."""
         with self._lock:
             return self._slots.get(token)
+
+    def get_for_git(self, token: str) -> Slot | None:
+        """The world a token names for git: an API token or a git-only one."""
+        with self._lock:
+            return self._slots.get(token) or self._git.get(token)
+
+
+def _new_token() -> str:
+    return f"{TOKEN_PREFIX}_{secrets.token_hex(16)}"

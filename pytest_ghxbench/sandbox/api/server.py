@@ -4,7 +4,9 @@ It is at once:
 - an origin server for the Enterprise Server layout on its own address;
 - a forward proxy (``HTTP_PROXY``) for the github.com layout under ``github.localhost``;
 - an intercepting HTTPS proxy (``HTTPS_PROXY``) that answers ``CONNECT api.github.com:443``
-  with a certificate of the session's CA, for clients that hard-code github.com.
+  with a certificate of the session's CA, for clients that hard-code github.com;
+- git's smart-HTTP server for clone, fetch and push on the web hosts (``github.com``,
+  ``github.localhost``), streamed through ``git http-backend`` (:mod:`..git.http`).
 
 Every GitHub request is authenticated by its token, which names one item's world
 (:class:`~.registry.WorldRegistry`); REST goes to :func:`.rest.handle`, GraphQL to
@@ -33,6 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pytest_ghxbench.sandbox.api import hosts, passthrough
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
+from pytest_ghxbench.sandbox.api.streams import HandlerReply, RequestBody
 from pytest_ghxbench.sandbox.api.tls import SessionCA
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 
@@ -311,6 +314,9 @@ class _Handler(BaseHTTPRequestHandler):
             target = parts.path + (f"?{parts.query}" if parts.query else "")
         path, _, query = (target or "/").partition("?")
         where = hosts.route(scheme, host, path, self.command)
+        if where.kind == "git":
+            self._git(where.path, query, f"{scheme}://{host}{target or '/'}")
+            return
         try:
             body = self._read_body()
         except ValueError as exc:
@@ -327,24 +333,37 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _any
 
     def _read_body(self) -> bytes:
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            chunks: list[bytes] = []
-            total = 0
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                    return b"".join(chunks)
-                total += size
-                if total > _MAX_BODY:
-                    raise ValueError("request body too large")
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > _MAX_BODY:
-            raise ValueError("request body too large")
-        return self.rfile.read(length) if length > 0 else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        return RequestBody(self.rfile, headers).read_all(_MAX_BODY)
+
+    def _git(self, path: str, query: str, url: str) -> None:
+        """A git smart-HTTP request: its body streams into git and git's answer streams back,
+        whatever their size."""
+        from pytest_ghxbench.sandbox.git.http import GitRequest, serve
+
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        try:
+            body = RequestBody(self.rfile, headers)
+        except ValueError as exc:
+            self.close_connection = True
+            self._send(ApiResponse.error(400, str(exc)))
+            return
+        reply = HandlerReply(self, self._send)
+        try:
+            request = GitRequest(self.command, path, query, headers, url, body)
+            serve(self.server.api.registry, request, reply)
+        except (BrokenPipeError, ConnectionResetError):
+            raise
+        except Exception:
+            sys.stderr.write(
+                f"ghxbench sandbox: {self.command} {url} failed:\n{traceback.format_exc()}"
+            )
+            if reply.started:
+                self.close_connection = True  # the client sees a cut answer
+            else:
+                self._send(ApiResponse.error(500, "The sandbox failed on this request"))
+        if not body.finished and not body.drain(_MAX_BODY):
+            self.close_connection = True
 
     def _send(self, response: ApiResponse) -> None:
         self.send_response(response.status)
