@@ -169,11 +169,6 @@ def test_gh_is_git_s_credential_helper(item: SandboxSession) -> None:
     assert (item.workdir / "b" / "README.md").is_file()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gh repo clone's GraphQL asks for Repository fields the sandbox's schema lacks "
-    "(sshUrl, hasWikiEnabled, parent, ...); the schema is being extended separately",
-)
 def test_gh_repo_clone(item: SandboxSession) -> None:
     ok(sh(item, f"gh repo clone {REPO}"))
     remote = ok(sh(item, "git remote get-url origin", cwd=item.workdir / "tinykv"))
