@@ -121,7 +121,7 @@ def serve(registry: WorldRegistry, request: GitRequest, reply: Reply) -> None:
             # Even when the client went away before the answer: the refs may have moved.
             slot.requests.append((request.method, request.url, status))
             if before is not None and git.refs() != before:
-                from pytest_ghxbench.sandbox.api.rest.git import refs_changed
+                from pytest_ghxbench.sandbox.code import refs_changed
 
                 refs_changed(world)
 
