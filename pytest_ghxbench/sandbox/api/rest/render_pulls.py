@@ -136,6 +136,14 @@ def review_json(links: Links, pull: PullRequest, review: Review) -> A:
     }
 
 
+def _side(pull: PullRequest, note: ReviewComment) -> str:
+    """The side of the diff the comment's thread is on."""
+    for thread in pull.review_threads:
+        if any(comment.id == note.id for comment in thread.comments):
+            return thread.diff_side
+    return "RIGHT"
+
+
 def review_comment_json(links: Links, pull: PullRequest, note: ReviewComment) -> A:
     """A ``pull-request-review-comment``."""
     url = links.api(f"pulls/comments/{note.id}")
@@ -160,7 +168,7 @@ def review_comment_json(links: Links, pull: PullRequest, note: ReviewComment) ->
         "_links": {"self": _href(url), "html": _href(html), "pull_request": _href(pull_url)},
         "line": note.line,
         "original_line": note.line,
-        "side": "RIGHT",
+        "side": _side(pull, note),
         "subject_type": "line" if note.line is not None else "file",
         "reactions": reactions(url),
     }
