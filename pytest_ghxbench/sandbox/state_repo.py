@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Base64Bytes, Field
 
 from pytest_ghxbench.sandbox.state_base import StateModel
 
@@ -92,6 +92,9 @@ class ReleaseAsset(StateModel):
     size: int = 0
     download_count: int = 0
     content_type: str = "application/octet-stream"
+    data: Base64Bytes | None = None
+    """The bytes of an uploaded asset (base64 when saved). A seeded asset has none: a download
+    serves :func:`~pytest_ghxbench.sandbox.placeholders.placeholder_bytes` of its size."""
 
 
 class Release(StateModel):

@@ -11,6 +11,7 @@ Three ways in, one API:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,7 +23,8 @@ BLOB_PREFIX = "/_blobs/"
 _BASES = ("github.com", "github.localhost")
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 
-Kind = Literal["rest", "graphql", "upload", "blob", "unknown", "foreign"]
+Kind = Literal["rest", "graphql", "upload", "blob", "download", "unknown", "foreign"]
+_DOWNLOAD = re.compile(r"^/[^/]+/[^/]+/releases/download/[^/]+/[^/]+$")
 
 
 _ENTERPRISE_PREFIXES: tuple[tuple[str, Kind], ...] = (
@@ -37,7 +39,8 @@ class Route:
     """``foreign``: not GitHub at all (the proxy passes it on); ``unknown``: a GitHub host or
     path the sandbox does not serve (answered 404, never forwarded)."""
     path: str = "/"
-    """For ``rest``/``upload``: the path relative to the API root; for ``blob``: the key."""
+    """For ``rest``/``upload``: the path relative to the API root; for ``blob``: the key; for
+    ``download`` (a release asset's ``browser_download_url``): the web path."""
     urls: ApiUrls | None = None
 
 
@@ -83,6 +86,8 @@ def _enterprise(scheme: str, host: str, path: str, method: str) -> Route:
         return Route("blob", path[len(BLOB_PREFIX) :], urls)
     if path.rstrip("/") == "/api/graphql" and method == "POST":
         return Route("graphql", "/graphql", urls)
+    if _DOWNLOAD.match(path):
+        return Route("download", path, urls)
     for prefix, kind in _ENTERPRISE_PREFIXES:
         if path == prefix or path.startswith(prefix + "/"):
             return Route(kind, path[len(prefix) :] or "/", urls)

@@ -59,3 +59,8 @@ class WorldRegistry:
     def get(self, token: str) -> Slot | None:
         with self._lock:
             return self._slots.get(token)
+
+    def slots(self) -> list[Slot]:
+        """Every registered slot, at the time of the call."""
+        with self._lock:
+            return list(self._slots.values())

@@ -36,6 +36,7 @@ SAMPLES = {
     "release_id": "201000001",
     "asset_id": "180000001",
     "artifact_id": "2800000001",
+    "archive_format": "zip",
     "tag": "v0.3.2",
     "name": "bug",
     "milestone_number": "1",

@@ -1,5 +1,6 @@
 """REST routes for GitHub Actions: workflows and dispatches, runs (list, get, re-run,
-cancel), jobs and artifacts. Logs are in :mod:`.logs`."""
+cancel), jobs and artifacts (their zips: a ``302`` to a pre-signed link). Logs are in
+:mod:`.logs`."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from pytest_ghxbench.sandbox.api.rest.router import (
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.operations.actions import latest_jobs
-from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun
+from pytest_ghxbench.sandbox.placeholders import artifact_zip
+from pytest_ghxbench.sandbox.state import Artifact, Workflow, WorkflowRun
 
 __all__ = ["find_run"]
 
@@ -202,8 +204,24 @@ def _repo_artifacts(ctx: Ctx) -> Any:
     return _counted(ctx, "artifacts", found, artifact_json)
 
 
+def _find_artifact(ctx: Ctx) -> Artifact:
+    wanted = ctx.number("artifact_id")
+    return or_not_found(next((a for a in ctx.world.artifacts if a.id == wanted), None))
+
+
 @route("GET", "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}")
 def _artifact(ctx: Ctx) -> Any:
-    wanted = ctx.number("artifact_id")
-    found = or_not_found(next((a for a in ctx.world.artifacts if a.id == wanted), None))
-    return artifact_json(Links(ctx.world, ctx.urls), found)
+    return artifact_json(Links(ctx.world, ctx.urls), _find_artifact(ctx))
+
+
+@route("GET", "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", status=302)
+def _artifact_zip(ctx: Ctx) -> Any:
+    artifact = _find_artifact(ctx)
+    if ctx.args["archive_format"] != "zip":
+        raise RestError(404, "Not Found")
+    if artifact.expired:
+        raise RestError(410, "Artifact has expired")
+    # gap: the seed gives an artifact a size, not its files (the zip holds a placeholder)
+    data = artifact_zip(artifact.name, artifact.size_in_bytes)
+    url = ctx.request.blobs.put(data, "application/zip", f"{artifact.name}.zip")
+    return ApiResponse(302, b"", {"Location": url})
