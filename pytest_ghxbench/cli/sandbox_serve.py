@@ -20,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -106,6 +107,7 @@ def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> 
         proxy_environment,
     )
 
+    world.use_wall_clock(time.monotonic)  # workflow runs in flight move on as time passes
     token, slot = server.registry.register(world, "serve")
     lines = {
         **proxy_environment(server.proxy_url, server.ca.bundle_file, server.ca.ca_file),

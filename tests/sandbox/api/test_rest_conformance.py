@@ -142,6 +142,9 @@ WRITES: list[tuple[str, str, Any]] = [
     ("POST", REPO + "/actions/runs/{run_id}/rerun", None),
     ("POST", REPO + "/actions/workflows/{workflow_id}/dispatches", {"ref": "main"}),
     ("PUT", REPO + "/actions/workflows/{workflow_id}/disable", None),
+    ("POST", REPO + "/actions/jobs/{job_id}/rerun", None),
+    ("DELETE", REPO + "/actions/runs/{run_id}/logs", None),
+    ("DELETE", REPO + "/actions/runs/{run_id}", None),
 ]
 
 

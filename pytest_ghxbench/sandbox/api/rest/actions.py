@@ -24,7 +24,8 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.operations.actions import latest_jobs
+from pytest_ghxbench.sandbox.operations.actions import latest_jobs, rerun
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.placeholders import artifact_zip
 from pytest_ghxbench.sandbox.state import Artifact, Workflow, WorkflowRun
 
@@ -189,6 +190,44 @@ def _rerun_failed(ctx: Ctx) -> Any:
 @route("POST", _RUN + "/cancel", status=202)
 def _cancel(ctx: Ctx) -> Any:
     return _run_action(ctx, "workflow_run.cancel")
+
+
+@route("DELETE", _RUN, status=204)
+def _delete_run(ctx: Ctx) -> Any:
+    """The run goes, with its jobs, their check runs and its artifacts."""
+    world, run = ctx.world, find_run(ctx)
+    jobs = {j.id for j in world.jobs if j.run_id == run.id}
+    world.workflow_runs.remove(run)
+    world.jobs = [j for j in world.jobs if j.run_id != run.id]
+    world.check_runs = [c for c in world.check_runs if c.job_id not in jobs]
+    world.artifacts = [a for a in world.artifacts if a.run_id != run.id]
+    ctx.mutated = True
+    return None
+
+
+@route("DELETE", _RUN + "/logs", status=204)
+def _delete_logs(ctx: Ctx) -> Any:
+    run = find_run(ctx)
+    for job in ctx.world.jobs:
+        if job.run_id == run.id:
+            job.log = ""
+    ctx.mutated = True
+    return None
+
+
+@route("POST", "/repos/{owner}/{repo}/actions/jobs/{job_id}/rerun")
+def _rerun_job(ctx: Ctx) -> Any:
+    world = ctx.world
+    job = or_not_found(world.job(ctx.number("job_id")))
+    run = or_not_found(world.workflow_run(job.run_id))
+    if job not in latest_jobs(world, run.id):
+        raise RestError(403, "This job is not part of the run's latest attempt")
+    ctx.mutated = True
+    try:
+        rerun(world, run, job_id=job.id)
+    except CapabilityError as exc:
+        raise RestError(403, exc.message) from None
+    return {}
 
 
 @route("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}")

@@ -269,6 +269,7 @@ def _load() -> None:
             importlib.import_module(f"{__package__}.{first}")
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
             actions,
+            caches,
             checks,
             commits,
             issues,
