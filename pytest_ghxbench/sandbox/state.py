@@ -38,6 +38,7 @@ from pytest_ghxbench.sandbox.state_actions import (
 from pytest_ghxbench.sandbox.state_actions import Conclusion as Conclusion
 from pytest_ghxbench.sandbox.state_actions import RunStatus as RunStatus
 from pytest_ghxbench.sandbox.state_base import StateModel, node_id
+from pytest_ghxbench.sandbox.state_gists import Gist, GistFile
 from pytest_ghxbench.sandbox.state_issues import (
     Comment,
     Issue,
@@ -65,6 +66,7 @@ from pytest_ghxbench.sandbox.state_repo import (
     Release,
     ReleaseAsset,
     Repository,
+    Subscription,
     User,
 )
 
@@ -73,6 +75,8 @@ __all__ = [
     "Artifact",
     "CheckRun",
     "Comment",
+    "Gist",
+    "GistFile",
     "Issue",
     "IssueType",
     "Job",
@@ -90,6 +94,7 @@ __all__ = [
     "ReviewComment",
     "ReviewThread",
     "Step",
+    "Subscription",
     "User",
     "Workflow",
     "WorkflowRun",
@@ -119,6 +124,8 @@ class World(StateModel):
     check_runs: list[CheckRun] = Field(default_factory=list)
     releases: list[Release] = Field(default_factory=list)
     projects: list[Project] = Field(default_factory=list)
+    gists: list[Gist] = Field(default_factory=list)
+    """The viewer's gists."""
     clock: str = "2026-03-01T12:00:00Z"
     """The time of the latest mutation; :meth:`tick` advances it."""
     last_id: int = 4_000_000_000

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlencode
 
+from pytest_ghxbench.sandbox.api.limits import rest_problem
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
@@ -219,6 +220,9 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
         if "owner" in args and "repo" in args:
             _check_repo(world, args["owner"], args["repo"])
         ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
+        too_long = rest_problem(entry.method, entry.template, ctx.body)
+        if too_long is not None:
+            raise RestError(422, *too_long)
         try:
             return ctx, entry.handler(ctx), entry.status
         except Unhandled:
@@ -268,14 +272,18 @@ def _load() -> None:
         for first in ("git", "pull_writes"):
             importlib.import_module(f"{__package__}.{first}")
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
+            absent,
             actions,
             caches,
             checks,
             commits,
+            gists,
+            issue_order,
             issues,
             logs,
             pulls,
             releases,
             repo,
+            reviews,
             search,
         )

@@ -70,7 +70,15 @@ class AbstractDef:
 
 SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
 
-_TYPE_MODULES = ("types", "repo", "mutations", "mutations_pr", "details")
+_TYPE_MODULES = (
+    "types",
+    "repo",
+    "mutations",
+    "mutations_pr",
+    "review_writes",
+    "details",
+    "absent",
+)
 """Modules that register types when imported, in order (types before the mutations)."""
 
 
