@@ -182,3 +182,29 @@ jobs:
         ("Build docs", ()),
     ]
     assert declared_jobs("not: [a workflow") == [] == declared_jobs("name: x")
+
+
+def test_an_earlier_attempt_is_shown_as_it_ended(world: tuple[World, FakeWall]) -> None:
+    w, wall = world
+    api(w, "POST", f"{REPO}/actions/runs/{FAILED_RUN}/rerun")
+    attempts = f"{REPO}/actions/runs/{FAILED_RUN}/attempts"
+    first = api(w, "GET", f"{attempts}/1")
+    assert (first["run_attempt"], first["status"], first["conclusion"]) == (
+        1,
+        "completed",
+        "failure",
+    )
+    assert [j["id"] for j in api(w, "GET", f"{attempts}/1/jobs")["jobs"]] == [
+        37800000005,
+        37800000006,
+        FAILED_JOB,
+    ]
+    assert api(w, "GET", f"{attempts}/2")["status"] == "queued"
+    wall.now += 60
+    second = api(w, "GET", f"{attempts}/2")
+    assert (second["status"], second["conclusion"], second["run_attempt"]) == (
+        "completed",
+        "failure",
+        2,
+    )
+    assert all(j["run_attempt"] == 2 for j in api(w, "GET", f"{attempts}/2/jobs")["jobs"])

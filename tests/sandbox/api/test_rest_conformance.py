@@ -46,6 +46,7 @@ SAMPLES = {
     "username": "mona",
     "alert_number": "1",
     "thread_id": "1",
+    "attempt_number": "1",
     "assignee": "mona",
     "issue_id": "3100000005",
     "org": "acme-labs",

@@ -29,14 +29,14 @@ from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.placeholders import artifact_zip
 from pytest_ghxbench.sandbox.state import Artifact, Workflow, WorkflowRun
 
-__all__ = ["find_run"]
+__all__ = ["counted", "find_run"]
 
 _Item = TypeVar("_Item")
 _RUN = "/repos/{owner}/{repo}/actions/runs/{run_id}"
 _FLOW = "/repos/{owner}/{repo}/actions/workflows/{workflow_id}"
 
 
-def _counted(
+def counted(
     ctx: Ctx, key: str, items: list[_Item], render: Callable[[Links, _Item], Any]
 ) -> dict[str, Any]:
     """The Actions list shape: the count of all ``items`` and one page of them under ``key``."""
@@ -51,7 +51,7 @@ def _workflow(ctx: Ctx) -> Workflow:
 
 @route("GET", "/repos/{owner}/{repo}/actions/workflows")
 def _workflows(ctx: Ctx) -> Any:
-    return _counted(ctx, "workflows", list(ctx.world.workflows), workflow_json)
+    return counted(ctx, "workflows", list(ctx.world.workflows), workflow_json)
 
 
 @route("GET", _FLOW)
@@ -116,7 +116,7 @@ def _runs(ctx: Ctx, runs: list[WorkflowRun]) -> Any:
         and sha in (None, r.head_sha)
         and actor in (None, r.actor)
     ]
-    data = _counted(ctx, "workflow_runs", chosen, run_json)
+    data = counted(ctx, "workflow_runs", chosen, run_json)
     if ctx.param("exclude_pull_requests") == "true":
         for run in data["workflow_runs"]:
             run["pull_requests"] = []
@@ -153,7 +153,7 @@ def _jobs(ctx: Ctx) -> Any:
         jobs = [j for j in ctx.world.jobs if j.run_id == run.id]
     else:
         jobs = latest_jobs(ctx.world, run.id)
-    return _counted(ctx, "jobs", jobs, job_json)
+    return counted(ctx, "jobs", jobs, job_json)
 
 
 @route("GET", _RUN + "/artifacts")
@@ -161,7 +161,7 @@ def _artifacts(ctx: Ctx) -> Any:
     run = find_run(ctx)
     name = ctx.param("name")
     found = [a for a in ctx.world.artifacts if a.run_id == run.id and name in (None, a.name)]
-    return _counted(ctx, "artifacts", found, artifact_json)
+    return counted(ctx, "artifacts", found, artifact_json)
 
 
 @route("GET", _RUN + "/timing")
@@ -240,7 +240,7 @@ def _job(ctx: Ctx) -> Any:
 def _repo_artifacts(ctx: Ctx) -> Any:
     name = ctx.param("name")
     found = [a for a in ctx.world.artifacts if name in (None, a.name)]
-    return _counted(ctx, "artifacts", found, artifact_json)
+    return counted(ctx, "artifacts", found, artifact_json)
 
 
 def _find_artifact(ctx: Ctx) -> Artifact:

@@ -274,6 +274,7 @@ def _load() -> None:
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
             absent,
             actions,
+            attempts,
             caches,
             checks,
             commits,
