@@ -78,6 +78,7 @@ _TYPE_MODULES = (
     "review_writes",
     "details",
     "absent",
+    "gists",
 )
 """Modules that register types when imported, in order (types before the mutations)."""
 
