@@ -9,17 +9,28 @@ alternatives, on the shipped seed, and prints the median time per copy of each:
 - reparse: reading and validating the YAML seed again (what copying would cost without the
   once-per-process cache).
 
+and, since the world holds a git repository, what an item pays for its own copy of that:
+
+- fork written: a fresh world plus its repository fork written to disk (alternates to the
+  seed's objects, the seed's refs) and removed again, as every item that reads code does;
+- full clone: the same repository copied with ``git clone --mirror --no-local`` instead (what
+  a copy without alternates would cost).
+
     python bench/sandbox_copy.py [--copies 2000] [--rounds 7]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import pickle
 import platform
+import shutil
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -48,21 +59,39 @@ def main() -> None:
     cached = seeded()
     first_load_ms = (time.perf_counter() - start) * 1000
     world = cached.seed.world
-    pickled = pickle.dumps(world, protocol=pickle.HIGHEST_PROTOCOL)
+    # the world's own data: its repository is a directory, copied by forking it
+    pickled = pickle.dumps(World.model_validate(cached.snapshot), protocol=pickle.HIGHEST_PROTOCOL)
+    scratch = Path(tempfile.mkdtemp(prefix="ghxbench-bench-"))
+
+    def fork_written() -> None:
+        copy = cached.fresh_world()
+        copy.git.resolve("main")  # writes the fork and opens it
+        del copy
+        gc.collect()  # the fork's directory goes with the last reference
+
+    def full_clone() -> None:
+        target = scratch / "clone.git"
+        cached.repo.copy_to(target)
+        shutil.rmtree(target)
+
     candidates: dict[str, Callable[[], object]] = {
         "validate (used)": cached.fresh_world,
         "pickle": lambda: pickle.loads(pickled),
-        "deepcopy": lambda: world.model_copy(deep=True),
+        "deepcopy": lambda: world.model_copy(deep=True),  # forks the repository, unwritten
         "reparse": lambda: load_seed(DEFAULT_SEED),
+        "fork written": fork_written,
+        "full clone": full_clone,
     }
     print(f"python {platform.python_version()} on {platform.machine()}, seed {DEFAULT_SEED.name}")
     print(
         f"objects in the world: {count_objects(world)}; first load (parse + validate): "
         f"{first_load_ms:.1f} ms"
     )
+    slow = {"reparse": 50, "fork written": 20, "full clone": 100}
     for name, make in candidates.items():
-        copies = args.copies if name != "reparse" else max(1, args.copies // 50)
+        copies = max(1, args.copies // slow.get(name, 1))
         print(f"{name:>16}: {per_copy_us(make, copies, args.rounds):8.1f} µs per copy")
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def count_objects(world: World) -> int:

@@ -8,6 +8,7 @@ calls :func:`sync_pulls` afterwards, so an open pull request's head is always it
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 
@@ -18,13 +19,16 @@ from pytest_ghxbench.sandbox.state import PullRequest, World
 __all__ = [
     "GITHUB",
     "branch_sha",
+    "commit_authors",
     "commit_login",
+    "headline_and_body",
     "person",
     "pull_commits",
     "pull_diff",
     "pull_files",
     "pull_patch",
     "pull_range",
+    "refs_changed",
     "sync_pulls",
 ]
 
@@ -51,6 +55,35 @@ def commit_login(world: World, who: Person) -> str | None:
     if login is not None and any(u.login == login for u in world.users):
         return login
     return None
+
+
+_CO_AUTHOR = re.compile(r"^co-authored-by:\s*(.+?)\s*<([^>]+)>\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def commit_authors(commit: CommitInfo) -> list[Person]:
+    """A commit's authors as GitHub lists them: its author, then each ``Co-authored-by:``
+    trailer's person (once per email), dated as the commit was authored."""
+    found = [commit.author]
+    emails = {commit.author.email.casefold()}
+    for name, email in _CO_AUTHOR.findall(commit.message):
+        if email.casefold() not in emails:
+            emails.add(email.casefold())
+            found.append(Person(name, email, commit.author.date))
+    return found
+
+
+HEADLINE = 72
+"""GitHub shows a commit's first line up to this many characters; a longer one is cut with an
+ellipsis and the rest, after another, leads the body."""
+
+
+def headline_and_body(commit: CommitInfo) -> tuple[str, str]:
+    """``messageHeadline`` and ``messageBody`` as GitHub splits a commit's message."""
+    title, body = commit.title, commit.body
+    if len(title) <= HEADLINE:
+        return title, body
+    rest = "\u2026" + title[HEADLINE - 1 :]
+    return title[: HEADLINE - 1] + "\u2026", f"{rest}\n\n{body}" if body else rest
 
 
 def branch_sha(world: World, name: str) -> str | None:
@@ -96,6 +129,12 @@ def pull_commits(world: World, pull: PullRequest) -> list[CommitInfo]:
         return []
     base, head = span
     return list(reversed(world.git.log(head, hide=(base,) if base else ())))
+
+
+def refs_changed(world: World) -> None:
+    """What follows any move of refs: pull requests in step, the push time."""
+    world.repository.pushed_at = world.clock
+    sync_pulls(world)
 
 
 def _can_merge(world: World, base: str, head: str) -> bool:

@@ -259,6 +259,7 @@ class _Seeded:
     def __init__(self, seed: SeedFile) -> None:
         self.seed = seed
         self.repo = seed.world.git
+        self.repo.freeze()
         self.manifest = build_manifest(seed.world, seed.resources)
         self.snapshot = seed.world.model_dump()
 

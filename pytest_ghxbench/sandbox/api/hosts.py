@@ -7,6 +7,9 @@ Three ways in, one API:
 - the Enterprise Server layout (``<host>/api/v3/...``, ``<host>/api/graphql``), which
   ``GITHUB_HOST``-style clients such as GitHub's MCP server use;
 - the same layout directly on the server's loopback address, for clients given a base URL.
+
+Raw files come from ``raw.githubusercontent.com`` (``raw.<host>`` for another github.com-style
+host) or an Enterprise Server's ``/raw/``, both ``/OWNER/REPO/REF/PATH``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ BLOB_PREFIX = "/_blobs/"
 _BASES = ("github.com", "github.localhost")
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 
-Kind = Literal["rest", "graphql", "upload", "blob", "download", "unknown", "foreign"]
+Kind = Literal["rest", "graphql", "upload", "blob", "raw", "download", "unknown", "foreign"]
 _DOWNLOAD = re.compile(r"^/[^/]+/[^/]+/releases/download/[^/]+/[^/]+$")
 
 
@@ -40,7 +43,8 @@ class Route:
     path the sandbox does not serve (answered 404, never forwarded)."""
     path: str = "/"
     """For ``rest``/``upload``: the path relative to the API root; for ``blob``: the key; for
-    ``download`` (a release asset's ``browser_download_url``): the web path."""
+    ``raw``: ``/OWNER/REPO/REF/PATH``; for ``download`` (a release asset's
+    ``browser_download_url``): the web path."""
     urls: ApiUrls | None = None
 
 
@@ -63,7 +67,11 @@ def is_github_host(host: str) -> bool:
 def route(scheme: str, host: str, path: str, method: str) -> Route:
     """The route of a request for ``path`` (no query) on ``host`` (as the client named it)."""
     name = _name(host)
+    if name == "raw.githubusercontent.com":
+        return Route("raw", path, ApiUrls.dotcom(scheme, "github.com"))
     for base in _BASES:
+        if name == f"raw.{base}":
+            return Route("raw", path, ApiUrls.dotcom(scheme, base))
         if name == f"api.{base}":
             urls = ApiUrls.dotcom(scheme, base)
             if path.rstrip("/") == "/graphql" and method == "POST":
@@ -84,6 +92,8 @@ def _enterprise(scheme: str, host: str, path: str, method: str) -> Route:
     urls = ApiUrls.enterprise(scheme, host)
     if path.startswith(BLOB_PREFIX):
         return Route("blob", path[len(BLOB_PREFIX) :], urls)
+    if path.startswith("/raw/"):
+        return Route("raw", path.removeprefix("/raw"), urls)
     if path.rstrip("/") == "/api/graphql" and method == "POST":
         return Route("graphql", "/graphql", urls)
     if _DOWNLOAD.match(path):

@@ -1,5 +1,6 @@
 """GitHub's search syntax for issues and pull requests, shared by REST's ``GET /search/issues``
-and GraphQL's ``search``.
+and GraphQL's ``search``; its parser and ranges also serve code and commit search
+(:mod:`.search_git`).
 
 Supported: ``repo:``/``user:``/``org:``, ``is:``/``type:`` (issue, pr, open, closed, merged,
 unmerged, draft), ``state:``, ``label:`` (quoted, repeated = all of them, ``a,b`` = any),
@@ -19,7 +20,7 @@ from collections.abc import Callable
 
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
-__all__ = ["Item", "matches", "parse_query"]
+__all__ = ["Item", "in_range", "matches", "parse_query"]
 
 Item = Issue | PullRequest
 _TOKEN = re.compile(r'(-?)([\w-]+):("[^"]*"|\S+)|"([^"]*)"|(\S+)')
@@ -40,7 +41,7 @@ def parse_query(text: str) -> tuple[list[tuple[bool, str, str]], list[str]]:
     return qualifiers, words
 
 
-def _compare(expression: str, actual: str | int) -> bool:
+def in_range(expression: str, actual: str | int) -> bool:
     """Whether ``actual`` satisfies ``>=x``, ``<x``, ``a..b``, ``a..*`` or ``x``; dates compare
     as text (``2026-02-01`` < ``2026-02-01T10:00:00Z`` < ``2026-02-02``)."""
 
@@ -152,9 +153,9 @@ def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]
         return True
     if name in ("created", "updated", "closed"):
         stamp = getattr(item, f"{name}_at")
-        return stamp is not None and _compare(value, stamp)
+        return stamp is not None and in_range(value, stamp)
     if name == "comments":
-        return _compare(value, len(item.comments))
+        return in_range(value, len(item.comments))
     if name in ("head", "base", "review-requested", "reviewed-by"):
         return isinstance(item, PullRequest) and _pull_qualifier(item, name, folded, value)
     return name in ("sort", "archived")

@@ -156,7 +156,7 @@ class ApiServer:
         the client asked for (recorded on the world), ``query`` its query string."""
         if where.kind == "blob":
             with self._blob_lock:
-                blob = self._blobs.get(where.path)
+                blob = self._blobs.get(_blob_key(where.path, query))
             if blob is None:
                 return ApiResponse(404, b"The specified blob does not exist.", _TEXT)
             extra = {"Content-Type": blob.content_type}
@@ -171,6 +171,10 @@ class ApiServer:
         if where.kind == "unknown" or where.urls is None:
             return ApiResponse.error(404, "Not Found")
         slot = self._slot(headers)
+        if slot is None and where.kind == "raw":
+            from pytest_ghxbench.sandbox.api.rest.raw import not_found
+
+            return not_found()  # as for a private repository: no token, no world to read
         if slot is None:
             if "authorization" in headers:
                 return ApiResponse.error(401, "Bad credentials")
@@ -190,6 +194,10 @@ class ApiServer:
                     from pytest_ghxbench.sandbox.api.graphql import execute
 
                     response = execute(world, request)
+                elif where.kind == "raw":
+                    from pytest_ghxbench.sandbox.api.rest.raw import raw_file
+
+                    response = raw_file(world, request)
                 else:
                     from pytest_ghxbench.sandbox.api.rest import handle
 
@@ -223,6 +231,15 @@ class ApiServer:
 
 
 _TEXT = {"Content-Type": "text/plain; charset=utf-8"}
+
+
+def _blob_key(path: str, query: str) -> str:
+    """The blob a download link names: its first segment; a source archive's link may go on
+    (``/legacy.zip/refs/tags/v1``, as codeload's do) and, when a client asks for the web's
+    archive instead (``/zip/...``), that is the one ``alt`` names (see ``rest/archives.py``)."""
+    key, _, rest = path.partition("/")
+    alt = parse_qs(query).get("alt")
+    return alt[-1] if rest and not rest.startswith("legacy.") and alt else key
 
 
 def _token(authorization: str) -> str | None:

@@ -69,6 +69,7 @@ class GitRepo:
         self._repo: pygit2.Repository | None = None
         self._pending: _Pending | None = None
         self._source: GitRepo | None = None
+        self._frozen: _Pending | None = None
         if create:
             path.mkdir(parents=True, exist_ok=True)
             pygit2.init_repository(str(path), bare=True, initial_head=default_branch)
@@ -79,10 +80,17 @@ class GitRepo:
         under ``directory`` (default: :func:`scratch_root`)."""
         path = (directory or scratch_root()) / f"r{next(_NAMES)}-{os.getpid()}.git"
         fork = cls(path)
-        fork._pending = _Pending(source.object_dirs(), source.refs(), source.head_ref())
+        fork._pending = source._frozen or _Pending(
+            source.object_dirs(), source.refs(), source.head_ref()
+        )
         fork._source = source  # keeps the source's objects on disk while the fork lives
         weakref.finalize(fork, shutil.rmtree, str(path), True)
         return fork
+
+    def freeze(self) -> None:
+        """Promise that this repository no longer changes (a seed's), so forks reuse one reading
+        of its refs instead of reading them each time."""
+        self._frozen = _Pending(self.object_dirs(), self.refs(), self.head_ref())
 
     @classmethod
     def empty(cls, default_branch: str = "main") -> GitRepo:

@@ -135,3 +135,20 @@ def test_issue_create_close_and_reopen(world: World) -> None:
     assert closed is not None and (closed.state, closed.state_reason) == ("CLOSED", "NOT_PLANNED")
     run(world, "issue_reopen__IssueReopen")
     assert world.issue(2).state == "OPEN"  # type: ignore[union-attr]
+
+
+def test_pr_view_json_commits_names_each_commits_author(world: World) -> None:
+    commits = pull(run(world, "pr_view_json_commits__PullRequestByNumber"))["commits"]["nodes"]
+    assert len(commits) == 3
+    for node in commits:
+        authors = node["commit"]["authors"]["nodes"]
+        assert [(a["name"], a["user"]["login"]) for a in authors] == [("Mona Lisa", "mona")]
+
+
+def test_repository_info_for_pr_create_and_clone_has_no_parent(world: World) -> None:
+    found = run(world, "repo_clone__RepositoryInfo")["data"]["repository"]
+    assert found["sshUrl"] == "git@github.localhost:acme-labs/tinykv.git"
+    assert found["parent"] is None and found["defaultBranchRef"] == {"name": "main"}
+    assert (found["mergeCommitAllowed"], found["squashMergeAllowed"]) == (True, True)
+    every = run(world, "repo_view_json_all__RepositoryInfo")["data"]["repository"]
+    assert [e["node"]["name"] for e in every["languages"]["edges"]] == ["Python"]

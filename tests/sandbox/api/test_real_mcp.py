@@ -24,7 +24,8 @@ REPO = {"owner": "acme-labs", "repo": "tinykv"}
 
 
 def call_tools(session: SandboxSession, calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    """Start the item's MCP server as an adapter does; list its tools and make ``calls``."""
+    """Start the item's MCP server as an adapter does; list its tools and make ``calls``: each
+    tool's last answer by its name, every answer in order under ``calls``."""
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -42,11 +43,18 @@ def call_tools(session: SandboxSession, calls: list[tuple[str, dict[str, Any]]])
                     results["tools"] = [t.name for t in (await client.list_tools()).tools]
                     for name, arguments in calls:
                         answer = await client.call_tool(name, arguments)
-                        text = "".join(getattr(part, "text", "") for part in answer.content)
+                        text = "".join(_text(part) for part in answer.content)
                         results[name] = (answer.is_error, text)
+                        results.setdefault("calls", []).append((name, answer.is_error, text))
 
     anyio.run(run)
     return results
+
+
+def _text(part: Any) -> str:
+    """A result part's text: a text part's, or an embedded text resource's (a file read)."""
+    resource = getattr(part, "resource", None)
+    return str(getattr(part, "text", None) or getattr(resource, "text", None) or "")
 
 
 def test_the_tool_surface_is_what_the_real_server_lists(item: SandboxSession) -> None:

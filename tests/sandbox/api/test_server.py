@@ -122,7 +122,7 @@ def test_github_hosts_the_sandbox_does_not_serve_are_answered_never_forwarded(
     token, _ = server.registry.register(fresh_world(DEFAULT_SEED))
     for url in (
         "http://github.com/acme-labs/tinykv",
-        "http://raw.githubusercontent.com/acme-labs/tinykv/main/README.md",
+        "http://gist.githubusercontent.com/mona/0123abcd/raw/notes.md",
         "http://codeload.github.com/acme-labs/tinykv/zip/main",
     ):
         assert proxied(server, "GET", url, token)[0] == 404

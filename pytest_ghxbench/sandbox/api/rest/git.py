@@ -1,5 +1,6 @@
-"""REST routes that move refs: the git data API's references (read, create, move, delete) and
-writing a file on a branch (``PUT /contents/{path}``), which commits to it.
+"""REST routes that move refs: the git data API's references (read, create, move, delete). The
+other writers of refs (the contents API, the git data API's objects, merges) end the same way,
+with :func:`refs_changed`.
 
 Every change goes to the world's git repository, then :func:`~pytest_ghxbench.sandbox.code.
 sync_pulls` brings pull requests in step: a pull request on a branch that moved gets the new
@@ -9,19 +10,16 @@ tag turns the release back into a draft.
 
 from __future__ import annotations
 
-import base64
-import binascii
+import json
 from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.links import Links
-from pytest_ghxbench.sandbox.api.rest.render_git import git_commit_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, missing_field, route
-from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.code import person, sync_pulls
-from pytest_ghxbench.sandbox.git import GitError, Person
+from pytest_ghxbench.sandbox.git import Person
 from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["contents_json", "ref_json", "refs_changed", "writer"]
+__all__ = ["ref_json", "refs_changed", "writer"]
 
 _REPO = "/repos/{owner}/{repo}"
 _REF_GONE = "Reference does not exist"
@@ -102,7 +100,12 @@ def _update_ref(ctx: Ctx) -> Any:
     sha = str(sha)
     if git.object_type(sha) is None:
         raise RestError(422, "Object does not exist")
-    force = bool(ctx.body.get("force"))
+    force = ctx.body.get("force", False)
+    if not isinstance(force, bool):
+        shown = json.dumps(force)
+        raise RestError(
+            422, f"Invalid request.\n\nFor 'properties/force', {shown} is not a boolean."
+        )
     moves_branch = ref.startswith("heads/") and git.commit(sha) is not None
     if moves_branch and not force and not git.is_ancestor(current, sha):
         raise RestError(422, "Update is not a fast forward")
@@ -133,75 +136,9 @@ def _delete_ref(ctx: Ctx) -> Any:
     return None
 
 
-def contents_json(links: Links, ref: str, path: str, sha: str, size: int) -> dict[str, Any]:
-    """A file's ``content-file`` fields without its content (as file writes answer)."""
-    url = links.api(f"contents/{path}?ref={ref}")
-    html = links.web(f"blob/{ref}/{path}")
-    git = links.api(f"git/blobs/{sha}")
-    return {
-        "name": path.rsplit("/", 1)[-1],
-        "path": path,
-        "sha": sha,
-        "size": size,
-        "url": url,
-        "html_url": html,
-        "git_url": git,
-        "download_url": links.web(f"raw/{ref}/{path}"),
-        "type": "file",
-        "_links": {"self": url, "git": git, "html": html},
-    }
-
-
 def writer(ctx: Ctx, key: str, now: str) -> Person:
     """The ``author`` or ``committer`` a write names (name and email), else the viewer."""
     given = ctx.body.get(key)
     if isinstance(given, dict) and given.get("name") and given.get("email"):
         return Person(str(given["name"]), str(given["email"]), str(given.get("date") or now))
     return person(ctx.world, ctx.world.viewer, now)
-
-
-@route("PUT", _REPO + "/contents/{path}")
-def _write_file(ctx: Ctx) -> Any:
-    world, body = ctx.world, ctx.body
-    git = world.git
-    path = ctx.args["path"].strip("/")
-    for name in ("message", "content"):
-        if body.get(name) is None:
-            raise missing_field("Content", name)
-    try:
-        data = base64.b64decode(str(body["content"]), validate=True)
-    except (binascii.Error, ValueError):
-        raise RestError(422, "content is not valid Base64") from None
-    branch = str(body.get("branch") or world.repository.default_branch)
-    tip = git.ref(f"refs/heads/{branch}")
-    if tip is None and git.branches():
-        raise RestError(404, f"Branch {branch} not found")
-    old = git.entry(tip, path) if tip is not None else None
-    if old is not None and old.type != "blob":
-        raise RestError(422, f"{path} is a directory")
-    if old is not None:
-        given = body.get("sha")
-        if not given:
-            raise RestError(422, 'Invalid request.\n\n"sha" wasn\'t supplied.')
-        if given != old.sha:
-            raise RestError(409, f"{path} does not match {given}")
-    now = world.tick()
-    author = writer(ctx, "author", now)
-    committer = writer(ctx, "committer", now) if body.get("committer") else author
-    try:
-        tree = git.write_tree(tip, {path: data})
-        sha = git.write_commit(tree, [tip] if tip else [], str(body["message"]), author, committer)
-    except GitError as exc:
-        raise RestError(422, str(exc)) from None
-    git.set_ref(f"refs/heads/{branch}", sha)
-    refs_changed(world)
-    ctx.mutated = True
-    commit = git.commit(sha)
-    assert commit is not None
-    entry = git.entry(sha, path)
-    assert entry is not None
-    answer = {
-        "content": contents_json(ctx.links, branch, path, entry.sha, len(data)),
-        "commit": git_commit_json(ctx.links, commit),
-    }
-    return answer if old is not None else ApiResponse.json(answer, 201)

@@ -1,5 +1,5 @@
-"""REST routes for the repository, its labels, milestones, people, branches, tags and commit
-statuses, and for users and the rate limit."""
+"""REST routes for the repository, its labels, milestones, people, tags and commit statuses,
+and for users and the rate limit."""
 
 from __future__ import annotations
 
@@ -204,26 +204,6 @@ def resolve_ref(ctx: Ctx, ref: str) -> str:
         if ref.startswith(prefix):
             ref = ref.removeprefix(prefix)
     return ctx.world.git.resolve(ref) or ref
-
-
-def _branch_json(ctx: Ctx, name: str, sha: str) -> dict[str, Any]:
-    links = ctx.links
-    return {
-        "name": name,
-        "commit": {"sha": sha, "url": links.api(f"commits/{sha}")},
-        "protected": name in ctx.world.repository.protected_branches,
-    }
-
-
-@route("GET", "/repos/{owner}/{repo}/branches")
-def _branches(ctx: Ctx) -> Any:
-    branches = list(ctx.world.git.branches().items())
-    protected = ctx.param("protected")
-    if protected is not None:
-        wanted = protected.lower() == "true"
-        listed = ctx.world.repository.protected_branches
-        branches = [(n, s) for n, s in branches if (n in listed) == wanted]
-    return [_branch_json(ctx, name, sha) for name, sha in paged(ctx, branches)]
 
 
 @route("GET", "/repos/{owner}/{repo}/tags")

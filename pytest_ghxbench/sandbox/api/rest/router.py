@@ -122,24 +122,40 @@ class Route:
 _ROUTES: list[Route] = []
 
 
-def _compile(template: str) -> re.Pattern[str]:
+_SLASHED = ("ref", "tag", "path", "basehead", "dir", "tree_sha", "branch")
+"""Parameters that may hold slashes (heads/main, release/1.0, src/a.py, fix/lock)."""
+
+
+def _compile(template: str, optional_tail: bool) -> re.Pattern[str]:
     def group(match: re.Match[str]) -> str:
         name = match.group(1)
-        # refs, tags and file paths may hold slashes (heads/main, release/1.0, src/a.py)
-        body = ".+" if name in ("ref", "tag", "path", "basehead") else "[^/]+"
+        body = ".+" if name in _SLASHED else "[^/]+"
         return f"(?P<{name}>{body})"
 
-    return re.compile("^" + re.sub(r"\{(\w+)\}", group, template) + "$")
+    pattern = re.sub(r"\{(\w+)\}", group, template)
+    if optional_tail:
+        head, _, tail = pattern.rpartition("/")
+        pattern = f"{head}(?:/{tail})?"
+    return re.compile("^" + pattern + "$")
 
 
 def route(
-    method: str, template: str, status: int | None = None, *, raw: bool = False
+    method: str,
+    template: str,
+    status: int | None = None,
+    *,
+    raw: bool = False,
+    optional_tail: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register a handler for ``method`` and OpenAPI path ``template``."""
+    """Register a handler for ``method`` and OpenAPI path ``template``. ``optional_tail``: the
+    last path parameter may be left out (``/contents`` for the root, ``/tarball`` for the
+    default branch), which GitHub serves though its description has no such path; the handler
+    then sees it as ``""``."""
     code = status if status is not None else 201 if method == "POST" else 200
 
     def register(handler: Handler) -> Handler:
-        _ROUTES.append(Route(method, template, code, raw, _compile(template), handler))
+        compiled = _compile(template, optional_tail)
+        _ROUTES.append(Route(method, template, code, raw, compiled, handler))
         return handler
 
     return register
@@ -217,7 +233,7 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
             continue
         if entry.method != request.method and (request.method, entry.method) != ("HEAD", "GET"):
             continue
-        args = {k: unquote(v) for k, v in match.groupdict().items()}
+        args = {k: unquote(v or "") for k, v in match.groupdict().items()}
         if "owner" in args and "repo" in args:
             _check_repo(world, args["owner"], args["repo"])
         ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
@@ -278,17 +294,23 @@ def _load() -> None:
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
             absent,
             actions,
+            archives,
             attempts,
+            branches,
             caches,
             checks,
             commits,
+            contents,
             gists,
+            gitdata,
             issue_order,
             issues,
+            languages,
             logs,
             pulls,
             releases,
             repo,
             reviews,
             search,
+            search_code,
         )

@@ -1,5 +1,5 @@
 """GraphQL fields for what the seed has none of, answered as GitHub answers a repository and
-users without them: discussions (disabled: no discussions, no categories, ``discussion(number:)``
+users without them: discussions (none: no discussions, no categories, ``discussion(number:)``
 not found), teams and organization memberships (none), and the repository's suggested actors
 (its collaborators: no Copilot coding agent among them).
 
@@ -68,7 +68,6 @@ def _suggested_actors(world: World, args: A, ctx: Context) -> list[Any]:
 
 obj(
     "Repository",
-    hasDiscussionsEnabled=("Boolean", lambda w, a, c: False),
     discussions=connection("Discussion", _nothing),
     discussionCategories=connection("DiscussionCategory", _nothing),
     discussion=("Discussion", _no_discussion),

@@ -1,5 +1,6 @@
-"""GraphQL types for commits and their checks: status check rollups, check runs, check suites
-and annotations (the workflow run and workflow behind an Actions check)."""
+"""GraphQL types for a commit's checks: status check rollups, check runs, check suites and
+annotations (the workflow run and workflow behind an Actions check). Commits are in
+:mod:`.code`."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import Typed, abstract, connection, obj
-from pytest_ghxbench.sandbox.operations.actions import check_bucket, check_url, latest_checks
-from pytest_ghxbench.sandbox.state import CheckRun, World
+from pytest_ghxbench.sandbox.operations.actions import check_bucket, check_url
+from pytest_ghxbench.sandbox.state import CheckRun
 
 __all__: list[str] = []
 
@@ -99,38 +100,4 @@ obj(
     contexts=connection(
         "StatusCheckRollupContext", lambda checks, a, c: [Typed("CheckRun", ch) for ch in checks]
     ),
-)
-obj(
-    "Commit",
-    id=("ID", lambda sha, a, c: f"C_{sha}"),
-    oid=("GitObjectID", lambda sha, a, c: sha),
-    abbreviatedOid=("String", lambda sha, a, c: sha[:7]),
-    url=("URI", lambda sha, a, c: f"{c.world.repository.url}/commit/{sha}"),
-    messageHeadline=("String", lambda sha, a, c: _headline(c.world, sha)),
-    message=("String", lambda sha, a, c: _headline(c.world, sha)),
-    statusCheckRollup=(
-        "StatusCheckRollup",
-        lambda sha, a, c: latest_checks(c.world, sha) or None,
-    ),
-    checkSuites=connection("CheckSuite", lambda sha, a, c: latest_checks(c.world, sha)),
-)
-
-
-abstract(
-    "GitObject",
-    ("Commit",),
-    id=("ID", lambda v, a, c: None),
-    oid=("GitObjectID", lambda v, a, c: None),
-)
-
-
-def _headline(world: World, sha: str) -> str:
-    commit = world.git.commit(sha) if sha else None
-    return commit.title if commit else ""
-
-
-obj(
-    "PullRequestCommit",
-    commit=("Commit", lambda sha, a, c: sha),
-    id=("ID", lambda sha, a, c: f"PURC_{sha[:12]}"),
 )

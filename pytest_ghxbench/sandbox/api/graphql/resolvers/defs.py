@@ -73,8 +73,10 @@ SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
 _TYPE_MODULES = (
     "types",
     "repo",
+    "refs",
     "mutations",
     "mutations_pr",
+    "mutations_code",
     "review_writes",
     "details",
     "absent",
@@ -164,10 +166,13 @@ def _page(items: list[Any], args: Mapping[str, Any], name: str) -> Page:
 
 
 def connection(
-    item_type: str, items: Callable[[Any, dict[str, Any], Context], list[Any]]
+    item_type: str,
+    items: Callable[[Any, dict[str, Any], Context], list[Any]],
+    name: str | None = None,
 ) -> tuple[str, Resolver]:
-    """A ``<Item>Connection`` field whose items come from ``items(parent, args, context)``."""
-    name = f"{item_type}Connection"
+    """A ``<Item>Connection`` field (or one of connection type ``name``, such as
+    ``CommitHistoryConnection``) whose items come from ``items(parent, args, context)``."""
+    name = name or f"{item_type}Connection"
     if name not in SCHEMA:
         edge = f"{item_type}Edge"
         obj(

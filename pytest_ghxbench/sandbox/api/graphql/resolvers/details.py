@@ -1,7 +1,7 @@
 """GraphQL fields gh's views ask for beyond the core ones: reactions, comment edit and minimize
-state, auto-merge details, the head repository's owner, commit authors and dates, teams and
-commit statuses (the sandbox has neither, but gh's fragments name them), closing and reopening
-pull requests, ``search`` for issues and pull requests, and ``resource(url:)``."""
+state, auto-merge details, the head repository's owner, teams and commit statuses (the sandbox
+has neither, but gh's fragments name them), closing and reopening pull requests, ``search`` for
+issues and pull requests, and ``resource(url:)``."""
 
 from __future__ import annotations
 
@@ -73,8 +73,6 @@ obj(
     ),
     maintainerCanModify=("Boolean", lambda p, a, c: False),
 )
-obj("BranchProtectionRule", requiresStrictStatusChecks=("Boolean", lambda r, a, c: False))
-obj("Ref", branchProtectionRule=("BranchProtectionRule", lambda r, a, c: None))
 obj(
     "Team",
     id=("ID", lambda t, a, c: t["id"]),
@@ -92,44 +90,6 @@ obj(
     createdAt=("DateTime", lambda s, a, c: s["created_at"]),
     isRequired=("Boolean", lambda s, a, c: False),
 )
-
-
-def _pull_of_commit(world: World, sha: str) -> PullRequest | None:
-    return next((p for p in world.pull_requests if p.head_sha == sha), None)
-
-
-def _authors(world: World, sha: str) -> list[str]:
-    pull = _pull_of_commit(world, sha)
-    return [pull.author] if pull is not None and pull.author else []
-
-
-def _commit_date(world: World, sha: str) -> str:
-    pull = _pull_of_commit(world, sha)
-    return pull.updated_at if pull is not None else world.repository.pushed_at
-
-
-obj(
-    "GitActor",
-    name=("String", lambda login, a, c: _name(c.world, login)),
-    email=("String", lambda login, a, c: f"{login}@users.noreply.github.com"),
-    user=("User", lambda login, a, c: login),
-)
-obj(
-    "GitActorConnection",
-    nodes=("[GitActor]", lambda logins, a, c: logins),
-    totalCount=("Int", lambda logins, a, c: len(logins)),
-)
-obj(
-    "Commit",
-    authors=("GitActorConnection", lambda sha, a, c: _authors(c.world, sha)),
-    messageBody=("String", lambda sha, a, c: ""),
-    committedDate=("DateTime", lambda sha, a, c: _commit_date(c.world, sha)),
-    authoredDate=("DateTime", lambda sha, a, c: _commit_date(c.world, sha)),
-)
-
-
-def _name(world: World, login: str) -> str:
-    return next((u.name for u in world.users if u.login == login), "") or login
 
 
 # ---------------------------------------------------------------- closing and reopening

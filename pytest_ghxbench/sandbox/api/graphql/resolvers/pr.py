@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-# Imported for its side effect: it registers the Commit and CheckRun types our fields return.
-from pytest_ghxbench.sandbox.api.graphql.resolvers import checks  # noqa: F401
+# Imported for their side effect: they register the Commit and CheckRun types our fields return.
+from pytest_ghxbench.sandbox.api.graphql.resolvers import checks, code  # noqa: F401
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
@@ -257,8 +257,14 @@ obj(
 # ---------------------------------------------------------------- pull requests
 
 
-def _commits(world: World, pull: PullRequest) -> list[str]:
-    return [commit.sha for commit in pull_commits(world, pull)]
+def _commits(world: World, pull: PullRequest) -> list[tuple[PullRequest, str]]:
+    return [(pull, commit.sha) for commit in pull_commits(world, pull)]
+
+
+def _branch(world: World, name: str) -> str | None:
+    """A ``Ref`` value (its full name) for a branch, or None once it is gone."""
+    full = f"refs/heads/{name}"
+    return full if world.git.ref(full) is not None else None
 
 
 def _pull_fields() -> dict[str, tuple[str, Any]]:
@@ -283,7 +289,7 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "closedAt": ("DateTime", lambda p, a, c: p.closed_at),
         "mergedAt": ("DateTime", lambda p, a, c: p.merged_at),
         "mergedBy": ("Actor", lambda p, a, c: _actor(c.world, p.merged_by)),
-        "mergeCommit": ("Commit", lambda p, a, c: p.merge_commit_sha),
+        "mergeCommit": ("Commit", lambda p, a, c: p.merge_commit_sha or None),
         "mergeable": ("MergeableState", lambda p, a, c: p.mergeable),
         "mergeStateStatus": ("MergeStateStatus", lambda p, a, c: p.merge_state_status),
         "reviewDecision": (
@@ -294,8 +300,8 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "headRefOid": ("GitObjectID", lambda p, a, c: p.head_sha),
         "baseRefName": ("String", lambda p, a, c: p.base_ref),
         "baseRefOid": ("GitObjectID", lambda p, a, c: p.base_sha),
-        "headRef": ("Ref", lambda p, a, c: p.head_ref if p.state != "MERGED" else None),
-        "baseRef": ("Ref", lambda p, a, c: p.base_ref),
+        "headRef": ("Ref", lambda p, a, c: _branch(c.world, p.head_ref)),
+        "baseRef": ("Ref", lambda p, a, c: _branch(c.world, p.base_ref)),
         "headRepository": ("Repository", lambda p, a, c: c.world),
         "baseRepository": ("Repository", lambda p, a, c: c.world),
         "repository": ("Repository", lambda p, a, c: c.world),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import DOTCOM
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
     Typed,
@@ -206,6 +207,7 @@ obj(
     public=("Boolean", lambda p, a, c: p.public),
     closed=("Boolean", lambda p, a, c: p.closed),
     url=("URI", lambda p, a, c: p.url),
+    resourcePath=("URI", lambda p, a, c: p.url.removeprefix(DOTCOM)),
     createdAt=("DateTime", lambda p, a, c: p.created_at),
     updatedAt=("DateTime", lambda p, a, c: p.updated_at),
     owner=("ProjectV2Owner", lambda p, a, c: _actor(c.world, p.owner)),

@@ -9,6 +9,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers import pr, projects
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
+    Page,
     Typed,
     abstract,
     connection,
@@ -16,7 +17,6 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor, find_node, issue_by_number
 from pytest_ghxbench.sandbox.api.rest.links import release_path
-from pytest_ghxbench.sandbox.git.diff import compare
 from pytest_ghxbench.sandbox.state import Issue, Release, World
 
 __all__: list[str] = []
@@ -108,44 +108,9 @@ def _repo_field(world: World, owner: Any, name: Any) -> World:
     return world
 
 
-def _compare(world: World, base: str, args: A) -> A | None:
-    """``Ref.compare(headRef:)`` of branch ``base``: how far ``headRef`` (a branch, tag or
-    commit) is ahead of and behind it, by git; ``null`` when either is unknown."""
-    git = world.git
-    base_sha = git.ref(f"refs/heads/{base}")
-    head_sha = git.resolve(str(args["headRef"]).removeprefix("refs/heads/"))
-    if base_sha is None or head_sha is None:
-        return None
-    found = compare(git, base_sha, head_sha)
-    return {
-        "aheadBy": len(found.ahead),
-        "behindBy": found.behind,
-        "status": found.status.upper(),
-    }
-
-
-obj(
-    "Comparison",
-    aheadBy=("Int", lambda d, a, c: d["aheadBy"]),
-    behindBy=("Int", lambda d, a, c: d["behindBy"]),
-    status=("ComparisonStatus", lambda d, a, c: d["status"]),
-)
-obj(
-    "Ref",
-    name=("String", lambda r, a, c: r),
-    compare=("Comparison", lambda r, a, c: _compare(c.world, r, a)),
-    prefix=("String", lambda r, a, c: "refs/heads/"),
-    target=(
-        "GitObject",
-        lambda r, a, c: Typed("Commit", c.world.git.ref(f"refs/heads/{r}") or ""),
-    ),
-)
-obj(
-    "Language",
-    name=("String", lambda n, a, c: n),
-)
 obj(
     "License",
+    nickname=("String", lambda n, a, c: None),
     key=("String", lambda n, a, c: n.lower()),
     name=("String", lambda n, a, c: n),
     spdxId=("String", lambda n, a, c: n),
@@ -172,7 +137,6 @@ obj(
     createdAt=("DateTime", lambda w, a, c: w.repository.created_at),
     pushedAt=("DateTime", lambda w, a, c: w.repository.pushed_at),
     updatedAt=("DateTime", lambda w, a, c: w.repository.pushed_at),
-    defaultBranchRef=("Ref", lambda w, a, c: w.repository.default_branch),
     primaryLanguage=("Language", lambda w, a, c: w.repository.primary_language),
     licenseInfo=("License", lambda w, a, c: w.repository.license),
     repositoryTopics=connection("RepositoryTopic", lambda w, a, c: list(w.repository.topics)),
@@ -202,7 +166,6 @@ obj(
         lambda w, a, c: next((r for r in w.releases if r.tag_name == a["tagName"]), None),
     ),
     latestRelease=("Release", lambda w, a, c: _latest_release(w)),
-    assignableUsers=connection("User", lambda w, a, c: list(w.collaborators)),
     projectsV2=connection(
         "ProjectV2", lambda w, a, c: [p for p in w.projects if p.owner == w.repository.owner]
     ),
@@ -211,6 +174,101 @@ obj(
         lambda w, a, c: projects.project_by_number(w, w.repository.owner, a["number"]),
     ),
     viewerPermission=("RepositoryPermission", lambda w, a, c: "WRITE"),
+)
+
+
+def _ssh_url(world: World, ctx: C) -> str:
+    host = ctx.web.split("://", 1)[-1]
+    return f"git@{host}:{world.repository.full_name}.git"
+
+
+def _people(world: World, args: A) -> list[str]:
+    query = str(args.get("query") or "").casefold()
+    return [login for login in world.collaborators if query in login.casefold()]
+
+
+def _subscription(world: World) -> str:
+    found = world.repository.viewer_subscription
+    if found is None:
+        return "UNSUBSCRIBED"
+    return "IGNORED" if found.ignored else "SUBSCRIBED"
+
+
+def _viewer_email(world: World) -> str:
+    return f"{world.viewer}@users.noreply.github.com"
+
+
+def _no_items(total: int) -> Page:
+    """A connection page of ``total`` items the sandbox counts but does not list."""
+    return Page([], 0, total, False, False)
+
+
+_FIXED = {
+    # What the sandbox's repository is: no fork, mirror or template; every merge method, no
+    # auto-merge, branches kept after merging; no wiki or discussions (as its REST API says).
+    "isFork": False, "isMirror": False, "isTemplate": False, "isLocked": False,
+    "isDisabled": False, "mergeCommitAllowed": True, "squashMergeAllowed": True,
+    "rebaseMergeAllowed": True, "autoMergeAllowed": False, "allowUpdateBranch": False,
+    "deleteBranchOnMerge": False, "forkingAllowed": True, "hasWikiEnabled": False,
+    "hasProjectsEnabled": True, "hasDiscussionsEnabled": False,
+    "usesCustomOpenGraphImage": False, "webCommitSignoffRequired": False,
+    "viewerCanAdminister": False, "viewerHasStarred": False,
+}  # fmt: skip
+obj(
+    "Repository",
+    **{key: ("Boolean", (lambda v: lambda w, a, c: v)(value)) for key, value in _FIXED.items()},
+    sshUrl=("GitSSHRemote", lambda w, a, c: _ssh_url(w, c)),
+    resourcePath=("URI", lambda w, a, c: f"/{w.repository.full_name}"),
+    parent=("Repository", lambda w, a, c: None),
+    templateRepository=("Repository", lambda w, a, c: None),
+    mirrorUrl=("URI", lambda w, a, c: None),
+    archivedAt=(
+        "DateTime",
+        lambda w, a, c: w.repository.pushed_at if w.repository.is_archived else None,
+    ),
+    isInOrganization=(
+        "Boolean",
+        lambda w, a, c: any(
+            u.login == w.repository.owner and u.type == "Organization" for u in w.users
+        ),
+    ),
+    isUserConfigurationRepository=(
+        "Boolean",
+        lambda w, a, c: w.repository.name.casefold() == w.repository.owner.casefold(),
+    ),
+    openGraphImageUrl=(
+        "URI",
+        lambda w, a, c: f"https://opengraph.githubassets.com/1/{w.repository.full_name}",
+    ),
+    viewerDefaultMergeMethod=("PullRequestMergeMethod", lambda w, a, c: "MERGE"),
+    viewerDefaultCommitEmail=("String", lambda w, a, c: _viewer_email(w)),
+    viewerPossibleCommitEmails=("[String]", lambda w, a, c: [_viewer_email(w)]),
+    viewerSubscription=("SubscriptionState", lambda w, a, c: _subscription(w)),
+    watchers=("UserConnection", lambda w, a, c: _no_items(w.repository.watcher_count)),
+    mentionableUsers=connection("User", lambda w, a, c: _people(w, a)),
+    assignableUsers=connection("User", lambda w, a, c: _people(w, a)),
+    codeOfConduct=("CodeOfConduct", lambda w, a, c: None),
+    fundingLinks=("[FundingLink]", lambda w, a, c: []),
+    projects=connection("Project", lambda w, a, c: []),  # Projects (classic) are gone
+)
+obj(
+    "CodeOfConduct",
+    key=("String", lambda d, a, c: d["key"]),
+    name=("String", lambda d, a, c: d["name"]),
+    url=("URI", lambda d, a, c: d.get("url")),
+)
+obj(
+    "FundingLink",
+    platform=("FundingPlatform", lambda d, a, c: d["platform"]),
+    url=("URI", lambda d, a, c: d["url"]),
+)
+obj(
+    "Project",
+    id=("ID", lambda d, a, c: d["id"]),
+    name=("String", lambda d, a, c: d["name"]),
+    number=("Int", lambda d, a, c: d["number"]),
+    body=("String", lambda d, a, c: d.get("body")),
+    resourcePath=("URI", lambda d, a, c: d["resourcePath"]),
 )
 
 
@@ -235,6 +293,7 @@ _NODE_TYPES = (
     "Issue", "PullRequest", "User", "Bot", "Organization", "Label", "Milestone", "IssueType",
     "IssueComment", "Release", "Repository", "PullRequestReviewThread",
     "PullRequestReviewComment", "PullRequestReview", "ProjectV2", "ProjectV2Item", "CheckRun",
+    "Commit", "Tree", "Blob", "Tag", "Ref",
 )  # fmt: skip
 abstract("Node", _NODE_TYPES, id=("ID", lambda v, a, c: None))
 

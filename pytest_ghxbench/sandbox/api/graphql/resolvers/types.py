@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.graphql.resolvers import pr, projects
+from pytest_ghxbench.sandbox.api.graphql.resolvers import code, pr, projects, refs
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
@@ -67,6 +67,8 @@ def find_node(world: World, node: str) -> Typed | None:
         ),
         "R": lambda: Typed("Repository", world) if world.repository.node_id == node else None,
         "IC": lambda: _comment_typed(world, node),
+        "REF": lambda: refs.find_ref_node(world, node),
+        **dict.fromkeys(("C", "TR", "BL", "TAG"), lambda: code.find_git_node(world, node)),
     }
     finder = finders.get(kind)
     found = finder() if finder is not None else None
