@@ -21,6 +21,7 @@ from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, Re
 
 __all__ = [
     "ONE_PENDING",
+    "ONE_PENDING_FIELD",
     "ThreadSpot",
     "add_thread",
     "delete_review",
@@ -33,6 +34,14 @@ __all__ = [
 ]
 
 ONE_PENDING = "User can only have one pending review per pull request"
+ONE_PENDING_FIELD = {
+    "resource": "PullRequestReview",
+    "code": "custom",
+    "field": "user_id",
+    "message": "user_id can only have one pending review per pull request",
+}
+"""The same refusal as a single review comment (a reply, or a comment on a line) gets it:
+that comment would start a review of its own."""
 Event = Literal["APPROVE", "COMMENT", "REQUEST_CHANGES"]
 _STATES: dict[str, Literal["APPROVED", "COMMENTED", "CHANGES_REQUESTED"]] = {
     "APPROVE": "APPROVED",

@@ -99,6 +99,12 @@ def test_one_pending_review_per_user_and_pull_request(world: World) -> None:
             422,
             ["User can only have one pending review per pull request"],
         )
+    # a single comment would start a review of its own: refused too
+    status, error = rest(world, "POST", f"{PULLS}/comments/1900000001/replies", {"body": "+1"})
+    assert (status, error["errors"][0]["message"]) == (
+        422,
+        "user_id can only have one pending review per pull request",
+    )
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,12 @@ from pytest_ghxbench.sandbox.api.rest.router import (
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.code import pull_commits, pull_diff, pull_files, pull_patch
-from pytest_ghxbench.sandbox.operations.pending_reviews import visible_reviews, visible_threads
+from pytest_ghxbench.sandbox.operations.pending_reviews import (
+    ONE_PENDING_FIELD,
+    pending_review,
+    visible_reviews,
+    visible_threads,
+)
 from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread, World
 
 __all__: list[str] = []
@@ -149,6 +154,8 @@ def _reply(ctx: Ctx, pull: PullRequest, note_id: int) -> Any:
     text = str(ctx.body.get("body") or "")
     if not text.strip():
         raise missing_field("PullRequestReviewComment", "body")
+    if pending_review(ctx.world, pull) is not None:
+        raise RestError(422, "Validation Failed", [ONE_PENDING_FIELD])
     call(ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": text})
     return review_comment_json(ctx.links, pull, thread.comments[-1])
 
