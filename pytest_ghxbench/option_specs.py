@@ -173,6 +173,27 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="PCT",
     ),
     OptionSpec(
+        "--ghx-shard",
+        "shard",
+        "Run the K-th of N deterministic shares of the selected items (all modes and "
+        "repetitions of a scenario in one share); merge the shards' runs with ghxbench merge.",
+        metavar="K/N",
+    ),
+    OptionSpec(
+        "--ghx-shard-durations",
+        "shard_durations",
+        "With --ghx-shard: balance the shares by the item times of this earlier run directory "
+        "instead of the scenarios' timeouts.",
+        metavar="RUN_DIR",
+    ),
+    OptionSpec(
+        "--ghx-resume",
+        "resume",
+        "Continue this run directory: run only its plan's items that have no row there or "
+        "whose row is a runner error, append to it and recompute its outputs.",
+        metavar="RUN_DIR",
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",

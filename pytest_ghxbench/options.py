@@ -10,11 +10,14 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_ghxbench.suite import shipped_suite
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.run.shard import ShardSpec
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -68,6 +71,11 @@ class Settings:
     budget_tokens: int | None = None
     power_effect: float = DEFAULT_POWER_EFFECT_PCT
     """The true reduction (percent) the verdict's power note asks about; 0: no note."""
+    shard: ShardSpec | None = None
+    shard_durations: Path | None = None
+    """An earlier run directory whose item times balance the shards."""
+    resume: Path | None = None
+    """The run directory a ``--ghx-resume`` session continues."""
 
     @property
     def enabled(self) -> bool:
@@ -84,19 +92,12 @@ def describe_scenario_root(settings: Settings) -> str:
     return str(settings.scenario_root)
 
 
-def _pyproject_table(config: pytest.Config) -> dict[str, Any]:
+def _pyproject_path(config: pytest.Config) -> Path | None:
     candidates = []
     if config.inipath is not None and config.inipath.name == "pyproject.toml":
         candidates.append(config.inipath)
     candidates.append(config.rootpath / "pyproject.toml")
-    for path in candidates:
-        if not path.is_file():
-            continue
-        try:
-            return read_tool_table(path)
-        except ValueError as exc:
-            raise pytest.UsageError(f"ghxbench: {exc}") from exc
-    return {}
+    return next((path for path in candidates if path.is_file()), None)
 
 
 def read_tool_table(path: Path) -> dict[str, Any]:
@@ -113,129 +114,220 @@ def read_tool_table(path: Path) -> dict[str, Any]:
     return {str(k).replace("-", "_"): v for k, v in table.items()}
 
 
-def _raw_values(
-    config: pytest.Config, namespace: Any = None
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The option values as given by the command line, the ini file, and [tool.ghxbench].
+_SPECS = {spec.key: spec for spec in OPTIONS}
+_COMMAND_LINE, _INI, _TABLE = "command line", "ini", "[tool.ghxbench]"
 
-    ``namespace``: read the command line from it (``config.known_args_namespace`` before the
-    command line is fully parsed) instead of ``config.option``."""
-    table = _pyproject_table(config)
-    valid = {spec.key for spec in OPTIONS} | set(CONFIG_TABLES)
-    unknown = sorted(set(table) - valid)
-    if unknown:
-        raise pytest.UsageError(
-            f"ghxbench: unknown key(s) in [tool.ghxbench]: {', '.join(unknown)}; "
-            f"valid keys: {', '.join(sorted(valid))}"
-        )
-    if namespace is None:
-        cli = {spec.key: config.getoption(spec.dest) for spec in OPTIONS}
-    else:
-        cli = {spec.key: getattr(namespace, spec.dest, None) for spec in OPTIONS}
-    ini: dict[str, Any] = {}
-    for spec in OPTIONS:
+
+class _Given:
+    """The option values as given on the command line, in the ini file and in
+    ``[tool.ghxbench]``, and which of them each resolved value came from, so a bad value is
+    refused naming the flag, or the file and key, it was written as."""
+
+    def __init__(self, config: pytest.Config, namespace: Any = None) -> None:
+        self.table_path = _pyproject_path(config)
         try:
-            ini[spec.key] = config.getini(spec.ini)
-        except ValueError:  # pragma: no cover - unknown ini key cannot happen
-            ini[spec.key] = None
-    return cli, ini, table
+            table = read_tool_table(self.table_path) if self.table_path is not None else {}
+        except ValueError as exc:
+            raise pytest.UsageError(f"ghxbench: {exc}") from exc
+        valid = set(_SPECS) | set(CONFIG_TABLES)
+        unknown = sorted(set(table) - valid)
+        if unknown:
+            raise pytest.UsageError(
+                f"ghxbench: {self.table_path}: unknown key(s) in [tool.ghxbench]: "
+                f"{', '.join(unknown)}; valid keys: {', '.join(sorted(valid))}"
+            )
+        self.table = table
+        self.ini_path = config.inipath
+        if namespace is None:
+            self.cli = {key: config.getoption(spec.dest) for key, spec in _SPECS.items()}
+        else:
+            self.cli = {key: getattr(namespace, spec.dest, None) for key, spec in _SPECS.items()}
+        self.ini: dict[str, Any] = {}
+        for key, spec in _SPECS.items():
+            try:
+                self.ini[key] = config.getini(spec.ini)
+            except ValueError:  # pragma: no cover - unknown ini key cannot happen
+                self.ini[key] = None
+        self.source: dict[str, str] = {}
+
+    def __call__(self, key: str) -> Any:
+        for source, values in ((_COMMAND_LINE, self.cli), (_INI, self.ini), (_TABLE, self.table)):
+            raw = values.get(key)
+            if raw is not None and raw != "":
+                self.source[key] = source
+                return raw
+        return None
+
+    def where(self, key: str) -> str:
+        """``--reps``, ``/p/pytest.ini: ghx_reps`` or ``/p/pyproject.toml: [tool.ghxbench]
+        reps``: where the value of ``key`` was written."""
+        spec = _SPECS[key]
+        source = self.source.get(key, _COMMAND_LINE)
+        if source == _INI:
+            return f"{self.ini_path}: {spec.ini}"
+        if source == _TABLE:
+            return f"{self.table_path}: [tool.ghxbench] {key}"
+        return spec.flag
+
+    def text(self, key: str) -> str | None:
+        raw = self(key)
+        if raw is None:
+            return None
+        if isinstance(raw, (dict, list, bool)):
+            raise pytest.UsageError(
+                f"ghxbench: {self.where(key)} must be a string, got {_shown(raw)}"
+            )
+        return str(raw)
+
+    def whole(self, key: str, default: int | None, *, minimum: int) -> int | None:
+        """A whole number >= ``minimum``: an integer, or text of one (never 3.5 read as 3)."""
+        raw = self(key)
+        if raw is None:
+            return default
+        number: int | None = None
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            number = raw
+        elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
+            number = int(raw)
+        if number is None or number < minimum:
+            raise pytest.UsageError(
+                f"ghxbench: {self.where(key)} must be a whole number >= {minimum}, "
+                f"got {_shown(raw)}"
+            )
+        return number
+
+    def number(self, key: str) -> float | None:
+        """A finite number (int, float or the text of one), or None when not given."""
+        raw = self(key)
+        if raw is None:
+            return None
+        number = math.nan
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            number = float(raw)
+        elif isinstance(raw, str):
+            try:
+                number = float(raw)
+            except ValueError:
+                number = math.nan
+        return number if math.isfinite(number) else math.nan
+
+    def flag(self, key: str) -> bool:
+        raw = self(key)
+        if raw is None or isinstance(raw, bool):
+            return bool(raw)
+        text = str(raw).strip().lower()
+        if isinstance(raw, str) and text in _TRUE | _FALSE:
+            return text in _TRUE
+        raise pytest.UsageError(
+            f"ghxbench: {self.where(key)} must be true or false, got {_shown(raw)}"
+        )
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _shown(raw: Any) -> str:
+    return (
+        repr(raw)
+        if isinstance(raw, str)
+        else str(raw).lower()
+        if isinstance(raw, bool)
+        else str(raw)
+    )
 
 
 def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
-    """The session's settings; ``namespace`` as for :func:`_raw_values`."""
-    cli, ini, table = _raw_values(config, namespace)
-    given_by: dict[str, str] = {}
-    if cli.get("mode") is not None and not str(cli["mode"]).strip():
+    """The session's settings; ``namespace``: read the command line from it
+    (``config.known_args_namespace`` before the command line is fully parsed) instead of
+    ``config.option``."""
+    given = _Given(config, namespace)
+    if given.cli.get("mode") is not None and not str(given.cli["mode"]).strip():
         raise pytest.UsageError(
             "ghxbench: --ghx-mode is empty; give at least one mode "
             f"({', '.join(KNOWN_MODES)}, ... or 'all')"
         )
 
-    def value(key: str) -> Any:
-        for source, values in (("command line", cli), ("ini", ini), ("[tool.ghxbench]", table)):
-            raw = values.get(key)
-            if raw is not None and raw != "":
-                given_by[key] = source
-                return raw
-        return None
-
-    modes_raw = value("mode")
+    modes_raw = given("mode")
     modes: tuple[str, ...] | None = None
     if modes_raw is not None:
-        items = modes_raw if isinstance(modes_raw, list) else str(modes_raw).split(",")
+        if isinstance(modes_raw, list):
+            if not all(isinstance(m, str) for m in modes_raw):
+                raise pytest.UsageError(
+                    f"ghxbench: {given.where('mode')} must be a list of mode names, got {modes_raw}"
+                )
+            items = modes_raw
+        else:
+            items = (given.text("mode") or "").split(",")
         modes = tuple(m.strip() for m in items if str(m).strip())
         if not modes:
-            where = {"ini": "ghx_mode", "[tool.ghxbench]": "[tool.ghxbench] mode"}
             raise pytest.UsageError(
-                f"ghxbench: {where.get(given_by['mode'], '--ghx-mode')} is empty; give at least "
+                f"ghxbench: {given.where('mode')} is empty; give at least "
                 f"one mode ({', '.join(KNOWN_MODES)}, ... or 'all')"
             )
 
-    reps_raw = value("reps")
-    try:
-        reps = int(reps_raw) if reps_raw is not None else 1
-    except (TypeError, ValueError):
-        raise pytest.UsageError(
-            f"ghxbench: --reps must be a whole number >= 1, got {reps_raw!r}"
-        ) from None
-    if reps < 1:
-        raise pytest.UsageError(f"ghxbench: --reps must be a whole number >= 1, got {reps}")
-
+    reps = given.whole("reps", 1, minimum=1)
+    assert reps is not None
     rootpath = config.rootpath
-    scenarios_raw = value("scenarios")
+    scenarios_raw = given.text("scenarios")
     scenario_root = Path(scenarios_raw or DEFAULT_SCENARIO_ROOT)
     shipped = scenarios_raw is None and not (rootpath / DEFAULT_SCENARIO_ROOT).is_dir()
     if shipped:
         scenario_root = shipped_suite()
-    manifest = value("fixture_manifest")
-    results = Path(value("results") or DEFAULT_RESULTS)
-    profile = value("gate_profile")
-    strict = value("strict")
-    tables = {name: table.get(name) or {} for name in CONFIG_TABLES}
+    manifest = given.text("fixture_manifest")
+    results = Path(given.text("results") or DEFAULT_RESULTS)
+    profile = given.text("gate_profile")
+    tables = {name: given.table.get(name) or {} for name in CONFIG_TABLES}
     for name, content in tables.items():
         if not isinstance(content, dict):
             raise pytest.UsageError(f"ghxbench: [tool.ghxbench.{name}] must be a table")
+
+    def path(key: str) -> Path | None:
+        raw = given.text(key)
+        if raw is None:
+            return None
+        base = config.invocation_params.dir if given.source[key] == _COMMAND_LINE else rootpath
+        return _absolute(Path(raw), base)
+
     return Settings(
         modes=modes,
         reps=reps,
-        adapter=str(value("adapter") or DEFAULT_ADAPTER),
-        backend=str(value("backend") or DEFAULT_BACKEND),
-        scenario_set=str(value("scenario_set")) if value("scenario_set") else None,
-        scenario_root=_absolute(
-            scenario_root, config.invocation_params.dir, rootpath, "scenarios", given_by
+        adapter=given.text("adapter") or DEFAULT_ADAPTER,
+        backend=given.text("backend") or DEFAULT_BACKEND,
+        scenario_set=given.text("scenario_set"),
+        scenario_root=(
+            scenario_root if shipped else path("scenarios") or _absolute(scenario_root, rootpath)
         ),
-        fixture_manifest=(
-            _absolute(
-                Path(manifest), config.invocation_params.dir, rootpath, "fixture_manifest", given_by
-            )
-            if manifest
-            else None
-        ),
-        gate_profile=str(profile or DEFAULT_PROFILE),
+        fixture_manifest=path("fixture_manifest") if manifest else None,
+        gate_profile=profile or DEFAULT_PROFILE,
         gate_required=profile is not None,
-        baseline=str(value("gate_baseline") or DEFAULT_BASELINE),
-        candidate=str(value("gate_candidate") or DEFAULT_CANDIDATE),
-        baseline_rows=str(value("baseline_rows")) if value("baseline_rows") else None,
-        results_dir=_absolute(results, config.invocation_params.dir, rootpath, "results", given_by),
-        strict=_as_bool(strict),
-        model=str(value("model")) if value("model") else None,
-        gh=str(value("gh")) if value("gh") else None,
-        mcp_server=str(value("mcp_server")) if value("mcp_server") else None,
-        ghx=str(value("ghx")) if value("ghx") else None,
+        baseline=given.text("gate_baseline") or DEFAULT_BASELINE,
+        candidate=given.text("gate_candidate") or DEFAULT_CANDIDATE,
+        baseline_rows=given.text("baseline_rows"),
+        results_dir=path("results") or _absolute(results, rootpath),
+        strict=given.flag("strict"),
+        model=given.text("model"),
+        gh=given.text("gh"),
+        mcp_server=given.text("mcp_server"),
+        ghx=given.text("ghx"),
         tables=tables,
         shipped_suite=shipped,
-        compare=str(value("compare")) if value("compare") else None,
-        compare_fail=_compare_rules(value("compare_fail"), value("compare")),
-        budget_usd=_budget(value("budget_usd"), "--ghx-budget-usd", float),
-        budget_tokens=_budget(value("budget_tokens"), "--ghx-budget-tokens", int),
-        power_effect=_power_effect(value("power_effect")),
+        compare=given.text("compare"),
+        compare_fail=_compare_rules(given, given.text("compare")),
+        budget_usd=_budget_usd(given),
+        budget_tokens=given.whole("budget_tokens", None, minimum=1),
+        power_effect=_power_effect(given),
+        shard=_shard(given),
+        shard_durations=path("shard_durations"),
+        resume=path("resume"),
     )
 
 
-def _compare_rules(raw: Any, compare: Any) -> tuple[str, ...]:
+def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:
+    raw = given("compare_fail")
     if raw is None:
         return ()
-    rules = tuple(r.strip() for r in (raw if isinstance(raw, list) else str(raw).split(",")))
+    rules = tuple(str(r).strip() for r in (raw if isinstance(raw, list) else str(raw).split(",")))
     rules = tuple(r for r in rules if r)
     if rules and not compare:
         raise pytest.UsageError("ghxbench: --ghx-compare-fail needs --ghx-compare=RUN|latest")
@@ -245,53 +337,47 @@ def _compare_rules(raw: Any, compare: Any) -> tuple[str, ...]:
         try:
             parse_fail_rule(rule)
         except ValueError as exc:
-            raise pytest.UsageError(f"ghxbench: --ghx-compare-fail: {exc}") from None
+            raise pytest.UsageError(f"ghxbench: {given.where('compare_fail')}: {exc}") from None
     return rules
 
 
-def _budget(raw: Any, flag: str, kind: type[float] | type[int]) -> Any:
-    if raw is None:
-        return None
-    try:
-        number = kind(raw)
-    except (TypeError, ValueError):
-        number = None
-    if number is None or not math.isfinite(number) or number <= 0:
-        what = "a whole number" if kind is int else "a number"
-        raise pytest.UsageError(f"ghxbench: {flag} must be {what} > 0, got {raw!r}")
-    return number
-
-
-def _power_effect(raw: Any) -> float:
-    if raw is None:
-        return DEFAULT_POWER_EFFECT_PCT
-    try:
-        number = float(raw)
-    except (TypeError, ValueError):
-        number = math.nan
-    if not 0 <= number < 100:
+def _budget_usd(given: _Given) -> float | None:
+    number = given.number("budget_usd")
+    if number is not None and not number > 0:
         raise pytest.UsageError(
-            f"ghxbench: --ghx-power-effect must be a percentage from 0 to below 100, got {raw!r}"
+            f"ghxbench: {given.where('budget_usd')} must be a number > 0, "
+            f"got {_shown(given('budget_usd'))}"
         )
     return number
 
 
-def _absolute(
-    path: Path, invocation_dir: Path, rootpath: Path, key: str, given_by: Mapping[str, str]
-) -> Path:
-    """Command-line paths are relative to where pytest was invoked, config paths to the rootdir."""
-    if path.is_absolute():
-        return path
-    base = invocation_dir if given_by.get(key) == "command line" else rootpath
-    return (base / path).resolve()
+def _power_effect(given: _Given) -> float:
+    number = given.number("power_effect")
+    if number is None:
+        return DEFAULT_POWER_EFFECT_PCT
+    if not 0 <= number < 100:
+        raise pytest.UsageError(
+            f"ghxbench: {given.where('power_effect')} must be a percentage from 0 to below "
+            f"100, got {_shown(given('power_effect'))}"
+        )
+    return number
 
 
-def _as_bool(raw: Any) -> bool:
-    if isinstance(raw, bool):
-        return raw
+def _shard(given: _Given) -> ShardSpec | None:
+    raw = given.text("shard")
     if raw is None:
-        return False
-    return str(raw).strip().lower() in {"1", "true", "yes", "on"}
+        return None
+    from pytest_ghxbench.run.shard import ShardSpecError, parse_shard
+
+    try:
+        return parse_shard(raw)
+    except ShardSpecError as exc:
+        raise pytest.UsageError(f"ghxbench: {given.where('shard')} {exc}") from None
+
+
+def _absolute(path: Path, base: Path) -> Path:
+    """Command-line paths are relative to where pytest was invoked, config paths to the rootdir."""
+    return path if path.is_absolute() else (base / path).resolve()
 
 
 def selected_modes(config: pytest.Config) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from pytest_ghxbench.cli.merge import add_merge_arguments, run_merge
 from pytest_ghxbench.cli.power import add_power_arguments, run_power
 from pytest_ghxbench.cli.report import EXIT_USAGE, add_report_arguments, run_report
 from pytest_ghxbench.cli.runs import (
@@ -71,6 +72,16 @@ def build_parser() -> argparse.ArgumentParser:
         "cost) and success rate between two runs, with bootstrap intervals.",
     )
     add_compare_arguments(compare)
+
+    merge = commands.add_parser(
+        "merge",
+        help="merge the runs of one plan (the shards of a CI matrix) into one run and gate it",
+        description="Merge run directories of the same plan (e.g. the --ghx-shard runs of a CI "
+        "matrix) into one run directory with rows, transcripts, plan, summary and report, and "
+        "evaluate the gate once: exit 0 when it passes, 1 when it fails or the merged run is "
+        "incomplete or unverified, 4 when the runs cannot be merged.",
+    )
+    add_merge_arguments(merge)
 
     power = commands.add_parser(
         "power",
@@ -200,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_compare(args)
         if args.command == "power":
             return run_power(args)
+        if args.command == "merge":
+            return run_merge(args)
         return _run_fixtures(args)
     except BrokenPipeError:
         # The reader went away (e.g. `ghxbench report ... | head`): stop quietly, as Unix

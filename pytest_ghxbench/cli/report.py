@@ -228,12 +228,14 @@ def gate_choice(args: argparse.Namespace, runs: Sequence[RunDir]) -> tuple[str, 
     )
 
 
-def _pooling_warning(run_fields: Sequence[RunFields], table: RowTable) -> str | None:
+def _pooling_warning(
+    run_fields: Sequence[RunFields], table: RowTable, *, count_runs: bool = True
+) -> str | None:
     """A loud line when the rows mix runs, adapters or models: one summary of all of them is
     rarely what was meant."""
     mixed = []
     for noun, values in (
-        ("runs", {f.run_id for f in run_fields}),
+        ("runs", {f.run_id for f in run_fields} if count_runs else set()),
         ("adapters", {str(f.adapter) for f in run_fields if f.adapter}),
         ("models", set(table.model_signatures)),
     ):
@@ -282,7 +284,9 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
         where = ", ".join(str(file) for file in result.files) or ", ".join(paths)
         raise UsageError(f"no readable rows in {where}")
     table = RowTable.from_records(result.records)
-    warning = _pooling_warning(result.run_fields, table)
+    # a merged run's rows keep their shards' run ids: one sealed run, not a pool
+    whole = len(runs) == 1 and len(result.files) == 1
+    warning = _pooling_warning(result.run_fields, table, count_runs=not whole)
     if warning:
         print(f"ghxbench report: {warning}", file=err)
     profile = for_model(profile, expectations, table, args.profiles_from)
@@ -290,6 +294,7 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     if len(runs) == 1:
         _keep_reported_extras(runs[0], summary)
     _withhold_for_unfinished_runs(result.files, summary, err)
+    _withhold_unverified(result.files, summary, err, allowed=args.allow_unverified)
     gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
     status, detail = _exit_status(gate or {}, args.gate)
     written: list[str] = []
@@ -322,6 +327,31 @@ def _withhold_for_unfinished_runs(
             gate["reason"] = "; ".join(warnings) + "; the checks over its rows passed"
         elif not gate.get("evaluated"):
             gate["reason"] = "; ".join([str(gate.get("reason") or ""), *warnings]).lstrip("; ")
+
+
+def _withhold_unverified(
+    files: Sequence[Path], summary: dict[str, Any], err: TextIO, *, allowed: bool
+) -> None:
+    """Rows that are not one whole, sealed run's (module run.integrity) are reported as
+    unverified, and their gate does not pass unless ``--allow-unverified`` is given."""
+    from pytest_ghxbench.run.integrity import verify_rows_files
+
+    verification = verify_rows_files(files)
+    if verification.verified:
+        return
+    summary.setdefault("run", {})["unverified"] = verification.problems
+    for problem in verification.problems:
+        print(f"ghxbench report: UNVERIFIED: {problem}", file=err)
+    if allowed:
+        print("ghxbench report: WARNING: unverified rows reported (--allow-unverified)", file=err)
+        return
+    gate = summary.get("gate")
+    if isinstance(gate, dict) and gate.get("evaluated") and gate.get("passed"):
+        gate["passed"] = False
+        gate["reason"] = (
+            f"unverified: {'; '.join(verification.problems)}; the checks over the rows "
+            "passed (--allow-unverified reports them anyway)"
+        )
 
 
 def _keep_reported_extras(run: RunDir, summary: dict[str, Any]) -> None:

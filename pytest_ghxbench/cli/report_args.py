@@ -46,6 +46,12 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         "--gate", action="store_true", help="exit 1 when the gate fails or cannot be evaluated"
     )
     parser.add_argument(
+        "--allow-unverified",
+        action="store_true",
+        help="let the gate pass on rows that are not one whole, sealed run's (a copied or "
+        "hand-made rows file, a run changed after it finished, rows of several runs pooled)",
+    )
+    parser.add_argument(
         "--gate-profile",
         default=None,
         metavar="P",

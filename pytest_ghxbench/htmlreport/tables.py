@@ -19,6 +19,7 @@ from pytest_ghxbench.htmlreport.formats import (
     fmt_value,
 )
 from pytest_ghxbench.htmlreport.items import ItemView
+from pytest_ghxbench.report.terminal import CHECK_VALUE_PREFIXES
 
 __all__ = [
     "check_rows",
@@ -168,7 +169,9 @@ def check_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "name": name,
-                "value": _with_unit(check.get("value"), unit),
+                "value": _with_unit(check.get("value"), unit)
+                if check.get("value") is None or name not in CHECK_VALUE_PREFIXES
+                else f"{CHECK_VALUE_PREFIXES[name]} {_with_unit(check.get('value'), unit)}",
                 "operator": str(check.get("operator") or DASH),
                 "threshold": _with_unit(check.get("threshold"), unit),
                 "passed": check.get("passed") is True,

@@ -8,6 +8,7 @@ from typing import Any
 from pytest_ghxbench.report.terminal import (
     MISSING,
     check_unit,
+    check_value,
     format_number,
     mode_columns,
 )
@@ -159,7 +160,7 @@ def _checks_section(gate: Mapping[str, Any]) -> list[str]:
         rows.append(
             [
                 f"`{name}`",
-                format_number(check.get("value"), kind),
+                check_value(check),
                 rule,
                 "✅ pass" if check.get("passed") else "❌ fail",
             ]

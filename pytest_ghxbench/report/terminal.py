@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "CHECK_VALUE_PREFIXES",
     "MISSING",
     "MODE_COLUMNS",
     "check_unit",
+    "check_value",
     "checks_table",
     "format_number",
     "mode_columns",
@@ -93,6 +95,20 @@ def format_number(value: Any, kind: str) -> str:
 def check_unit(check_name: str) -> str:
     """The number kind of a check's value and threshold (``pp`` or ``percent``)."""
     return "pp" if check_name in _PERCENTAGE_POINT_CHECKS else "percent"
+
+
+# The cost check's value is the smallest per-scenario reduction, not a median like the others:
+# it is shown as such wherever the check is (terminal, summary.md, report.html).
+CHECK_VALUE_PREFIXES = {"efficiency_cost_reduction": "min"}
+"""Check name -> the word before its value: ``min 0.7%`` (the minimum over scenarios)."""
+
+
+def check_value(check: Mapping[str, Any]) -> str:
+    """A check's value as shown: ``15.7%``, ``+0.0 pp``, or ``min 0.7%`` for the cost check."""
+    name = str(check.get("name", "?"))
+    text = format_number(check.get("value"), check_unit(name))
+    prefix = CHECK_VALUE_PREFIXES.get(name)
+    return f"{prefix} {text}" if prefix and text != MISSING else text
 
 
 def _modes(summary: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
@@ -206,7 +222,7 @@ def checks_table(summary: Mapping[str, Any]) -> list[str]:
             [
                 "PASS" if check.get("passed") else "FAIL",
                 name,
-                format_number(check.get("value"), kind),
+                check_value(check),
                 str(check.get("operator") or ""),
                 format_number(check.get("threshold"), kind),
             ]

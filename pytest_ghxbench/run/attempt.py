@@ -153,7 +153,7 @@ def run_attempt(
                 )
             wall_ms = (time.perf_counter() - started) * 1000.0
             if error is None:
-                error = result_problem(raw)
+                error = result_problem(raw, scenario.timeout_ms)
                 kind = retry.ADAPTER_BUG if error is not None else None
                 if error is None:
                     assert isinstance(raw, RunResult)

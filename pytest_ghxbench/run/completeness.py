@@ -30,6 +30,8 @@ class StopReasons:
     """pytest's own reason for stopping (``stopping after 1 failures``, an interrupt)."""
     crashed_workers: int = 0
     """xdist workers that died (a crashed item still gets a row; items never started do not)."""
+    unselected: int = 0
+    """Items a resumed run needs that the resuming session did not select."""
 
     def on_interrupt(self, message: str) -> None:
         message = message.strip()
@@ -54,6 +56,8 @@ class Completeness:
     missing: list[str] = field(default_factory=list)
     """Items with neither a row nor a skip of their own (budget-skipped ones included)."""
     reason: str = ""
+    skipped_ids: list[str] = field(default_factory=list)
+    """The items skipped on purpose (a merge counts them as not missing)."""
 
     @classmethod
     def of(
@@ -83,6 +87,7 @@ class Completeness:
             skipped=len(skips),
             budget_skipped=len(budget),
             missing=missing,
+            skipped_ids=sorted(skips),
         )
         result.reason = result._why(why)
         return result
@@ -98,6 +103,12 @@ class Completeness:
         if self.budget_skipped:
             reasons.append("budget exhausted")
         unexplained = len(self.missing) - self.budget_skipped
+        if why.unselected:
+            reasons.append(
+                f"{why.unselected} item(s) the resumed run needs were not selected by this session "
+                "(resume with the options the run was started with)"
+            )
+            unexplained -= why.unselected
         if unexplained > 0:
             if why.stopped:
                 reasons.append(why.stopped)
@@ -130,4 +141,5 @@ class Completeness:
             "missing_items": len(self.missing),
             "reason": self.reason,
             "complete": self.complete,
+            "skipped_ids": list(self.skipped_ids),
         }

@@ -14,10 +14,13 @@ import pytest
 from pytest_ghxbench.run.budget import SPEND_DIR, format_usd, remove_ledgers
 from pytest_ghxbench.run.collect import ScenarioItem
 from pytest_ghxbench.run.junit import log_verdict
-from pytest_ghxbench.run.keys import ITEMS_KEY, RECORDER_KEY, SESSION_KEY, VERDICT_KEY
+from pytest_ghxbench.run.keys import ITEMS_KEY, PLAN_KEY, RECORDER_KEY, SESSION_KEY, VERDICT_KEY
+from pytest_ghxbench.run.plan import HANDOFF, Plan, take_over
 from pytest_ghxbench.run.progress import Progress
 from pytest_ghxbench.run.recorder import RowRecorder
+from pytest_ghxbench.run.resume import missing_from_selection
 from pytest_ghxbench.run.rows import parse_item_name
+from pytest_ghxbench.run.run_dir import record_plan
 from pytest_ghxbench.run.verdict import SessionVerdict, finish_session
 
 
@@ -27,6 +30,7 @@ class Controller:
     def __init__(self, config: pytest.Config, recorder: RowRecorder) -> None:
         self.config = config
         self.recorder = recorder
+        self._plan_known = False
 
     @pytest.hookimpl(tryfirst=True)  # a row made here is in the report for junitxml & co.
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -34,17 +38,42 @@ class Controller:
         self.recorder.on_report(report, item)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        # session.items is the selection: -k, -m, --lf and --deselect have already run
+        # session.items holds this session's part of the plan (run.plan, session_plugin)
         ids = [i.nodeid for i in session.items if isinstance(i, ScenarioItem)]
-        self.recorder.expected_ids = ids
-        self.recorder.expected_items = len(ids)
+        self._planned(self.config.stash.get(PLAN_KEY, None), ids)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """xdist controller: it collects nothing itself; every worker collects the same items."""
-        ids = [i for i in ids if parse_item_name(i) is not None]
-        self.recorder.expected_ids = ids
-        self.recorder.expected_items = len(ids)
+        """xdist controller: it collects nothing itself; every worker collects the same items
+        and the first to finish left the plan in the run directory."""
+        if self._plan_known:
+            return
+        ghx = self.config.stash[SESSION_KEY]
+        plan = (
+            Plan.of_spec_fields(ghx.resume.spec.model_dump())
+            if ghx.resume is not None
+            else take_over(ghx.run_dir.path)
+        )
+        self._planned(plan, [i for i in ids if parse_item_name(i) is not None])
+
+    def _planned(self, plan: Plan | None, collected: list[str]) -> None:
+        """The items the run must have rows for, and the plan in run.json."""
+        self._plan_known = True
+        ghx = self.config.stash[SESSION_KEY]
+        resume = ghx.resume
+        if plan is None:  # no plan handed over (a worker that could not write it)
+            expected = collected
+        elif resume is not None:
+            expected = resume.share
+            unselected = missing_from_selection(resume.todo, collected)
+            self.recorder.stop.unselected = len(unselected)
+        else:
+            expected = list(plan.share)
+            record_plan(ghx.run_dir, plan)
+        self.recorder.expected_ids = expected
+        # what this session runs (the progress line's total); a resumed run's rows of earlier
+        # sessions count for completeness through expected_ids
+        self.recorder.expected_items = len(collected) if resume is not None else len(expected)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -68,6 +97,7 @@ class Controller:
         self.recorder.close()
         self.recorder.stop.on_session_end(session.shouldfail, session.shouldstop)
         remove_ledgers(ghx.run_dir.path / SPEND_DIR)
+        (ghx.run_dir.path / HANDOFF).unlink(missing_ok=True)  # every worker wrote one
         verdict = finish_session(self.config, ghx, self.recorder, int(session.exitstatus))
         self.config.stash[VERDICT_KEY] = verdict
         session.exitstatus = verdict.exit_status

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_ghxbench.run.plan import Plan
     from pytest_ghxbench.run.recorder import RowRecorder
     from pytest_ghxbench.run.session import GhxSession
     from pytest_ghxbench.run.verdict import SessionVerdict
@@ -17,6 +18,7 @@ RECORDER_KEY: pytest.StashKey[RowRecorder] = pytest.StashKey()
 VERDICT_KEY: pytest.StashKey[SessionVerdict] = pytest.StashKey()
 ITEMS_KEY: pytest.StashKey[dict[str, pytest.Item]] = pytest.StashKey()
 MARKERS_KEY: pytest.StashKey[set[str]] = pytest.StashKey()
+PLAN_KEY: pytest.StashKey[Plan] = pytest.StashKey()
 
 
 def register_marker(config: pytest.Config, name: str, description: str) -> None:

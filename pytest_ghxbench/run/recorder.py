@@ -40,9 +40,9 @@ class RowRecorder:
         self.budget_skipped: set[str] = set()
         """Items that did not start because the run had spent its budget."""
         self.expected_items: int | None = None
-        """The benchmark items of the run (selected), once collection has said."""
+        """How many benchmark items this session runs, once collection has said."""
         self.expected_ids: list[str] | None = None
-        """Their node ids (the single process's items, or the first xdist worker's)."""
+        """The node ids the run must have rows for (its share of the plan)."""
         self.skipped: set[str] = set()
         """Items skipped on purpose (a skip mark, ``pytest.skip``): no row, not missing."""
         self.reruns: dict[str, int] = {}
@@ -53,6 +53,24 @@ class RowRecorder:
         self._crash_reruns: dict[str, pytest.TestReport] = {}
         """Items whose worker crashed and that were put back for a rerun not yet reported."""
         self._writer: RowWriter | None = None
+        self.earlier: dict[str, Row] = dict(session.resume.earlier) if session.resume else {}
+        """A resumed run's rows from before this session, by item (this session's replace
+        them)."""
+
+    def all_rows(self) -> list[Row]:
+        """The run's rows: those of earlier sessions (a resumed run) not run again, then this
+        session's."""
+        earlier = [row for item, row in self.earlier.items() if item not in self.rows]
+        return [*earlier, *self.rows.values()]
+
+    def failed_count(self) -> int:
+        """Items of the run whose row is a failure (earlier sessions' included)."""
+        earlier = sum(
+            1
+            for item, row in self.earlier.items()
+            if item not in self.rows and not (row.success and row.output_valid)
+        )
+        return earlier + len(self.failed_items)
 
     @property
     def path(self) -> Path:
@@ -164,7 +182,7 @@ class RowRecorder:
         return Completeness.of(
             expected=self.expected_ids,
             expected_count=self.expected_items,
-            rows=self.rows,
+            rows=[*self.rows, *self.earlier],
             skipped=self.skipped,
             budget_skipped=self.budget_skipped,
             why=self.stop,

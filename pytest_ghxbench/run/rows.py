@@ -217,13 +217,53 @@ def _value_problem(result: RunResult) -> str | None:
     return None
 
 
-def result_problem(result: Any) -> str | None:
+MAX_TOKENS = 100_000_000
+"""More tokens of one kind than any item can use (10^8)."""
+MAX_COST_USD = 1000.0
+"""More than any one item can cost."""
+DEADLINE_SLACK_MS = 1000.0
+"""A duration may exceed the item's ``timeout_ms`` by this much; the harness stops it there."""
+
+
+def _unmeasurable(result: RunResult, timeout_ms: float | None) -> str | None:
+    """The first number no adapter can have measured for an item with ``timeout_ms``: a
+    duration past its deadline (which the harness enforces), more than :data:`MAX_TOKENS`
+    tokens of a kind, more than :data:`MAX_COST_USD`."""
+    for name in ("input", "output", "reasoning", "cache_read", "cache_write", "total"):
+        value = getattr(result.tokens, name)
+        if value > MAX_TOKENS:
+            return _impossible(f"tokens.{name}", value, f"more than {MAX_TOKENS:,} tokens")
+    if result.cost_usd is not None and result.cost_usd > MAX_COST_USD:
+        return _impossible(
+            "cost_usd", result.cost_usd, f"more than ${MAX_COST_USD:,.0f} for one item"
+        )
+    if timeout_ms is None:
+        return None
+    limit = timeout_ms + DEADLINE_SLACK_MS
+    rule = f"longer than the item's deadline (timeout_ms={timeout_ms:g}, + 1 s)"
+    durations = [
+        (name, getattr(result, name)) for name in ("latency_ms", "startup_ms", "sdk_latency_ms")
+    ]
+    durations += [
+        (f"tool_calls[{i}].duration_ms", c.duration_ms) for i, c in enumerate(result.tool_calls)
+    ]
+    for name, value in durations:
+        if value is not None and value > limit:
+            return _impossible(name, value, rule)
+    return None
+
+
+def result_problem(result: Any, timeout_ms: float | None = None) -> str | None:
     """Why an adapter's return value cannot become a row, in one line, or None: not a
     :class:`RunResult`, a field of the wrong type (named with its type, never its value, which
-    may hold a secret), or an impossible number (negative, NaN or infinite)."""
+    may hold a secret), an impossible number (negative, NaN or infinite), or one it cannot have
+    measured for an item with ``timeout_ms`` (see :func:`_unmeasurable`)."""
     if not isinstance(result, RunResult):
         return f"adapter returned {type(result).__name__}, expected pytest_ghxbench.RunResult"
-    return _shape_problem(result) or _value_problem(result)
+    # An adapter that reports its own error (e.g. its agent stopped at the deadline, after the
+    # kill's grace) makes a runner-error row anyway; its durations are what it measured.
+    deadline = timeout_ms if not result.error else None
+    return _shape_problem(result) or _value_problem(result) or _unmeasurable(result, deadline)
 
 
 def outcome_data(

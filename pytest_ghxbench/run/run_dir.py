@@ -9,6 +9,7 @@ from importlib import metadata
 import pytest
 
 from pytest_ghxbench.metrics.row import GitInfo
+from pytest_ghxbench.run.plan import Plan
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.runlog.models import RunSpec
 from pytest_ghxbench.runlog.store import RunDir
@@ -47,7 +48,17 @@ def run_spec(config: pytest.Config, session: GhxSession) -> RunSpec:
         versions=_versions(),
         git=GitInfo.model_validate(session.git),
         options={"args": [session.redactor.text(a) for a in config.invocation_params.args]},
+        strict=s.strict,
+        profile=session.profile.to_json_dict(),
+        power_effect=s.power_effect,
     )
+
+
+def record_plan(run: RunDir, plan: Plan) -> None:
+    """Add the plan to the run's spec (it is known once collection has finished)."""
+    spec = run.read_spec()
+    if spec is not None:
+        run.write_spec(spec.model_copy(update=plan.spec_fields()))
 
 
 def start_run_dir(config: pytest.Config, session: GhxSession) -> RunDir:

@@ -11,11 +11,9 @@ import shutil
 import subprocess
 import tempfile
 import time
-import uuid
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +30,9 @@ from pytest_ghxbench.metrics.profiles import (
 from pytest_ghxbench.option_specs import KNOWN_MODES
 from pytest_ghxbench.options import Settings
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
+from pytest_ghxbench.run.resume import WORKER_KEY, Resume, ResumeError, open_resume
 from pytest_ghxbench.run.transcripts import TranscriptWriter
-from pytest_ghxbench.runlog.store import RunDir, runs_root
+from pytest_ghxbench.runlog.store import RunDir, new_run_id, runs_root
 from pytest_ghxbench.scenario.loader import (
     LoadedScenario,
     ScenarioCatalog,
@@ -61,6 +60,8 @@ class GhxSession:
     redactor: Redactor
     process_name: str = "main"
     extra: dict[str, Any] = field(default_factory=dict)
+    resume: Resume | None = None
+    """What a ``--ghx-resume`` session continues (its run directory is that run's)."""
 
     def errors_for(self, path: Path) -> list[ScenarioError]:
         key = path.resolve()
@@ -89,6 +90,8 @@ class GhxSession:
 
     @property
     def run_dir(self) -> RunDir:
+        if self.resume is not None:
+            return self.resume.run
         return RunDir(runs_root(self.settings.results_dir) / self.run_id)
 
     @property
@@ -152,11 +155,6 @@ class GhxSession:
                     f"{type(exc).__name__}: {exc}",
                     stacklevel=1,
                 )
-
-
-def new_run_id() -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return f"run_{stamp}_{uuid.uuid4().hex[:6]}"
 
 
 def _git_info(root: Path, redactor: Redactor) -> dict[str, str | None]:
@@ -303,6 +301,11 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
     redactor = Redactor(secret_values_from_env())
     workerinput = getattr(config, "workerinput", None)
     run_id = workerinput.get(RUN_ID_KEY) if workerinput else None
+    resume = _resume(settings, adapter, backend, workerinput)
+    process = str(workerinput.get("workerid", "main")) if workerinput else "main"
+    if resume is not None:
+        run_id = resume.spec.run_id
+        process = f"{process}.{resume.tag}"
     return GhxSession(
         settings=settings,
         adapter=adapter,
@@ -315,5 +318,24 @@ def build_session(config: pytest.Config, settings: Settings) -> GhxSession:
         run_id=run_id or new_run_id(),
         git=_git_info(config.rootpath, redactor),
         redactor=redactor,
-        process_name=str(workerinput.get("workerid", "main")) if workerinput else "main",
+        process_name=process,
+        resume=resume,
     )
+
+
+def _resume(
+    settings: Settings, adapter: Adapter, backend: Backend, workerinput: Any
+) -> Resume | None:
+    if settings.resume is None:
+        return None
+    try:
+        return open_resume(
+            settings.resume,
+            adapter=adapter.name,
+            backend=backend.name,
+            model=settings.model or getattr(adapter, "model", None),
+            shard=str(settings.shard) if settings.shard is not None else None,
+            worker=workerinput.get(WORKER_KEY) if workerinput else None,
+        )
+    except ResumeError as exc:
+        raise pytest.UsageError(f"ghxbench: --ghx-resume: {exc}") from None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +32,39 @@ from pytest_ghxbench.run.harness import HARNESS_ATTR
 from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
+    PLAN_KEY,
     RECORDER_KEY,
     SESSION_KEY,
     register_marker,
 )
 from pytest_ghxbench.run.markers import check_mark_expression
+from pytest_ghxbench.run.plan import Plan, hand_over, make_plan
 from pytest_ghxbench.run.progress import Progress
 from pytest_ghxbench.run.recorder import ROW_ATTR, RowRecorder
+from pytest_ghxbench.run.resume import WORKER_KEY as RESUME_WORKER_KEY
 from pytest_ghxbench.run.retry import retry_policy
 from pytest_ghxbench.run.rows import finish_row, runner_error_data
 from pytest_ghxbench.run.run_dir import start_run_dir
 from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
+from pytest_ghxbench.run.shard import ShardSpecError, durations_from_run, weights_by_timeout
 from pytest_ghxbench.scenario.loader import is_scenario_file
 
 HEADER_NOTES = "header_notes"
+WEIGHT = "shard_weight"
+
+
+def shard_weights(session: GhxSession) -> tuple[Callable[[str], float], str]:
+    """How much each item weighs when the plan is split into shards, and what that is."""
+    settings = session.settings
+    if settings.shard is None or settings.shard_durations is None:
+        timeouts = {sid: ls.scenario.timeout_ms for sid, ls in session.catalog.scenarios.items()}
+        return weights_by_timeout(timeouts), "timeouts"
+    try:
+        return durations_from_run(settings.shard_durations), (
+            f"durations of {settings.shard_durations}"
+        )
+    except ShardSpecError as exc:
+        raise pytest.UsageError(f"ghxbench: --ghx-shard-durations: {exc}") from None
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -74,9 +93,11 @@ def activate(config: pytest.Config, settings: Settings) -> None:
     config.pluginmanager.register(BenchmarkHooks(config, budget), "ghxbench-benchmark")
     if config.pluginmanager.hasplugin("timeout"):
         config.pluginmanager.register(BackstopTimer(ScenarioItem), "ghxbench-backstop")
+    session.extra[WEIGHT] = shard_weights(session)
     if not _is_worker(config) and not config.option.collectonly:
         session.extra[HEADER_NOTES] = find_base_run(session)  # before this run is `latest`
-        start_run_dir(config, session)
+        if session.resume is None:
+            start_run_dir(config, session)
         recorder = RowRecorder(config, session)
         config.stash[RECORDER_KEY] = recorder
         progress = Progress(config, recorder, budget)
@@ -128,6 +149,8 @@ class BenchmarkHooks:
         session = node.config.stash.get(SESSION_KEY, None)
         if session is not None:
             node.workerinput[RUN_ID_KEY] = session.run_id
+            if session.resume is not None:
+                node.workerinput[RESUME_WORKER_KEY] = session.resume.worker_input()
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         ghx = session.config.stash.get(SESSION_KEY, None)
@@ -176,11 +199,38 @@ class BenchmarkHooks:
                 items[:] = keep
         config.stash[ITEMS_KEY] = {item.nodeid: item for item in items}
 
+    # First, before the terminal counts the items and xdist sends them to the controller:
+    # -k, -m, --deselect, --lf (a hook wrapper) and the scenario set have all deselected.
+    @pytest.hookimpl(tryfirst=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if session.config.stash.get(SESSION_KEY, None) is not None:
-            # The collected tree lives until the session ends; moving it out of the collector's
-            # reach keeps each item's garbage collections from rescanning thousands of nodes.
-            gc.freeze()
+        ghx = session.config.stash.get(SESSION_KEY, None)
+        if ghx is None:
+            return
+        self._narrow_to_plan(session, ghx)
+        # The collected tree lives until the session ends; moving it out of the collector's
+        # reach keeps each item's garbage collections from rescanning thousands of nodes.
+        gc.freeze()
+
+    def _narrow_to_plan(self, session: pytest.Session, ghx: GhxSession) -> None:
+        """Record the plan (the selected scenario items) and keep only this session's part of
+        it: its shard's items, or the items a resumed run still needs."""
+        config = session.config
+        selected = [item.nodeid for item in session.items if isinstance(item, ScenarioItem)]
+        if ghx.resume is not None:
+            plan = Plan.of_spec_fields(ghx.resume.spec.model_dump())
+            keep = set(ghx.resume.todo)
+        else:
+            weight, balanced_by = ghx.extra[WEIGHT]
+            plan = make_plan(selected, ghx.settings.shard, weight, balanced_by)
+            keep = set(plan.share)
+        drop = [i for i in session.items if isinstance(i, ScenarioItem) and i.nodeid not in keep]
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            dropped = set(map(id, drop))
+            session.items[:] = [item for item in session.items if id(item) not in dropped]
+        config.stash[PLAN_KEY] = plan
+        if _is_worker(config) and ghx.resume is None and ghx.run_dir.path.is_dir():
+            hand_over(ghx.run_dir.path, plan)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # Frozen objects are invisible to gc.get_referrers, which other plugins rely on after

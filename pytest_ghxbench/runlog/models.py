@@ -69,8 +69,22 @@ class RunSpec(BaseModel):
     git: GitInfo = Field(default_factory=GitInfo)
     options: dict[str, Any] = Field(default_factory=dict)
     """The command line, as given (secrets redacted)."""
+    plan: list[str] | None = None
+    """The benchmark items selected (after ``-k``, ``-m``, ``--deselect``, ``--lf`` and sets),
+    before sharding; ``None`` in a run written before plans were recorded, or until the
+    session has collected its items."""
+    plan_digest: str | None = None
+    """``sha256:`` of the plan (:func:`pytest_ghxbench.run.plan.plan_digest`)."""
+    shard: dict[str, Any] | None = None
+    """``{index, count, balanced_by, items}`` of a ``--ghx-shard`` run; ``None`` otherwise."""
 
     _check_version = field_validator("schema_version")(_known_version)
+
+    def share(self) -> list[str] | None:
+        """The items this run is to produce rows for: its shard's, else the whole plan."""
+        if self.shard is not None and isinstance(self.shard.get("items"), list):
+            return [str(item) for item in self.shard["items"]]
+        return self.plan
 
 
 class TranscriptRef(BaseModel):

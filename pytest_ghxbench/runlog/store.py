@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import uuid
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TypeVar
 
@@ -31,6 +33,7 @@ __all__ = [
     "RunDir",
     "RunNotFound",
     "list_runs",
+    "new_run_id",
     "point_latest",
     "resolve_run",
     "runs_root",
@@ -123,6 +126,12 @@ def _read_model(path: Path, model: type[_Model]) -> _Model | None:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "document"
         raise ValueError(f"{path}: {where}: {first['msg']}") from None
+
+
+def new_run_id() -> str:
+    """``run_<UTC time>_<6 hex>``: ids sort by when the run started."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return f"run_{stamp}_{uuid.uuid4().hex[:6]}"
 
 
 def runs_root(results_dir: Path) -> Path:

@@ -43,6 +43,8 @@ REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 BINDING_TARGET_PATTERN = r"^input(?:\.[^.\s]+)+$"
 MANIFEST_PATH_PATTERN = r"^[^.\s]+(?:\.[^.\s]+)*$"
 TAG_PATTERN = r"^\S+$"
+MAX_TIMEOUT_MS = 86_400_000
+"""A day: an item's deadline is at most this (a larger one is a typo, and overflows timers)."""
 
 ATOMIC_PLACEHOLDERS = ("task", "scenario_id", "input_json", "fixture_repo")
 _PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
@@ -253,7 +255,7 @@ class AtomicScenario(_Model):
     prompt_template: str = Field(
         description="Placeholders: {{task}} {{scenario_id}} {{input_json}} {{fixture_repo}}."
     )
-    timeout_ms: int = Field(gt=0)
+    timeout_ms: int = Field(gt=0, le=MAX_TIMEOUT_MS)
     allowed_retries: int = Field(ge=0)
     fixture: Fixture | None = None
     assertions: AtomicAssertions
@@ -372,7 +374,7 @@ class WorkflowScenario(_Model):
     fixture: Fixture | None = None
     prompt: Text = Field(description="Placeholders {{key}} name keys of the bound input.")
     expected_capabilities: list[CapabilityId] = Field(default_factory=list)
-    timeout_ms: int = Field(gt=0)
+    timeout_ms: int = Field(gt=0, le=MAX_TIMEOUT_MS)
     allowed_retries: int = Field(ge=0)
     assertions: WorkflowAssertions
     tags: list[Tag] = Field(default_factory=list)

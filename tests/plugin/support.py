@@ -178,7 +178,7 @@ def atomic(scenario_id: str, task: str = "repo.view", **overrides: Any) -> dict[
         "task": task,
         "input": {},
         "prompt_template": "Execute task {{task}} with input {{input_json}}.",
-        "timeout_ms": 10000,
+        "timeout_ms": 60000,  # above every latency a test reports (a longer one is impossible)
         "allowed_retries": 0,
         "assertions": {
             "expected_outcome": "success",

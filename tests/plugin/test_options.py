@@ -81,3 +81,44 @@ def test_retry_options_are_registered(pytester: pytest.Pytester) -> None:
         assert name in out
     for ini in ("ghx_retry_on (string)", "ghx_transient_reruns (string)"):
         assert ini in out
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ("reps = 3.5", "[tool.ghxbench] reps must be a whole number >= 1, got 3.5"),
+        ("reps = true", "[tool.ghxbench] reps must be a whole number >= 1, got true"),
+        ("reps = 0", "[tool.ghxbench] reps must be a whole number >= 1, got 0"),
+        ("strict = 'maybe'", "[tool.ghxbench] strict must be true or false, got 'maybe'"),
+        ("budget_usd = 'lots'", "[tool.ghxbench] budget_usd must be a number > 0, got 'lots'"),
+        ("budget_tokens = 1e6", "[tool.ghxbench] budget_tokens must be a whole number >= 1"),
+        ("shard = '4/3'", "[tool.ghxbench] shard must be K/N with 1 <= K <= N"),
+        ("model = ['a/b']", "[tool.ghxbench] model must be a string, got ['a/b']"),
+    ],
+)
+def test_config_values_are_validated_as_the_command_line_naming_file_and_key(
+    pytester: pytest.Pytester, table: str, expected: str
+) -> None:
+    """A value in [tool.ghxbench] is refused where its flag would be (3.5 reps is not 3),
+    and the error names the file and the key, not the flag."""
+    setup_project(pytester, [atomic("repo-view-001")])
+    pytester.makepyprojecttoml(f"[tool.ghxbench]\n{table}\n")
+    err = usage_error(pytester.runpytest("--ghx-mode=ghx"))
+    assert f"ghxbench: {pytester.path / 'pyproject.toml'}: {expected}" in err
+
+
+def test_an_ini_value_is_validated_naming_the_ini_file_and_key(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    pytester.makeini("[pytest]\nghx_adapter = scripted\nghx_backend = demo\nghx_reps = 3.5\n")
+    err = usage_error(pytester.runpytest("--ghx-mode=ghx"))
+    assert f"{pytester.path / 'tox.ini'}: ghx_reps must be a whole number >= 1, got '3.5'" in err
+
+
+def test_the_same_value_on_the_command_line_is_refused_the_same_way(
+    pytester: pytest.Pytester,
+) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    err = usage_error(pytester.runpytest("--ghx-mode=ghx", "--reps=3.5"))
+    assert "ghxbench: --reps must be a whole number >= 1, got '3.5'" in err
+    pytester.makepyprojecttoml("[tool.ghxbench]\nreps = 2\n")
+    assert pytester.runpytest("--ghx-mode=ghx").ret == 0

@@ -57,6 +57,7 @@ def test_a_complete_run_passes_and_says_it_is_complete(pytester: pytest.Pytester
         "missing_items": 0,
         "reason": "",
         "complete": True,
+        "skipped_ids": [],
     }
 
 
@@ -78,6 +79,7 @@ def test_x_stopping_at_a_failure_is_incomplete_not_a_pass(pytester: pytest.Pytes
         "missing_items": 5,
         "reason": "stopping after 1 failures",
         "complete": False,
+        "skipped_ids": [],
     }
     gate = summary(pytester)["gate"]
     assert gate["evaluated"] and not gate["passed"]
@@ -151,6 +153,7 @@ def test_deliberate_skips_and_deselection_leave_the_run_complete(
     assert result.ret == 0, result.stdout.str()
     assert "PASSED" in _verdict(result)
     completeness = summary(pytester)["run"]["completeness"]
+    skipped = completeness.pop("skipped_ids")
     assert completeness == {
         "expected_items": 18,  # repo-view-003 deselected: not part of the run
         "ran_items": 12,
@@ -159,6 +162,7 @@ def test_deliberate_skips_and_deselection_leave_the_run_complete(
         "reason": "",
         "complete": True,
     }
+    assert len(skipped) == 6 and all("repo-view-00" in item for item in skipped)
 
 
 def test_xdist_giving_up_on_crashed_workers_is_incomplete(pytester: pytest.Pytester) -> None:

@@ -129,3 +129,70 @@ def test_zero_is_possible() -> None:
         tool_calls=[ToolCall("a", duration_ms=0.0)],
     )
     assert result_problem(zero) is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"latency_ms": 11_000.5}, "latency_ms=11000.5: longer than the item's deadline"),
+        ({"startup_ms": 1e300}, "startup_ms=1e+300: longer than the item's deadline"),
+        ({"sdk_latency_ms": 12_000}, "sdk_latency_ms=12000.0: longer than the item's deadline"),
+        (
+            {"tool_calls": [ToolCall("a", duration_ms=20_000)]},
+            "tool_calls[0].duration_ms=20000.0: longer than the item's deadline "
+            "(timeout_ms=10000, + 1 s)",
+        ),
+        ({"cost_usd": 1000.01}, "cost_usd=1000.01: more than $1,000 for one item"),
+        ({"tokens": Tokens(cache_read=10**8 + 1)}, "tokens.cache_read=100000001.0: more than"),
+        ({"tokens": Tokens(input=10**8, output=1)}, "tokens.total=100000001.0: more than 100,000"),
+    ],
+)
+def test_numbers_an_adapter_cannot_have_measured_are_named(
+    fields: dict[str, Any], expected: str
+) -> None:
+    problem = result_problem(RunResult(final_text="ok", **fields), timeout_ms=10_000)
+    assert problem is not None
+    assert problem.startswith("adapter returned an impossible " + expected), problem
+
+
+def test_an_adapters_own_error_keeps_the_durations_it_measured() -> None:
+    """An agent stopped at the deadline is reported as such (its group got a grace to stop),
+    not as an impossible latency; tokens and cost are bounded all the same."""
+    late = RunResult(error="still running at the item deadline", latency_ms=13_500)
+    assert result_problem(late, timeout_ms=10_000) is None
+    costly = RunResult(error="stopped", cost_usd=5000.0)
+    assert "more than $1,000" in str(result_problem(costly, timeout_ms=10_000))
+
+
+def test_the_limits_themselves_are_possible() -> None:
+    at_limit = RunResult(
+        final_text="ok",
+        latency_ms=11_000,
+        cost_usd=1000,
+        tokens=Tokens(input=10**8 - 5, output=5),
+        tool_calls=[ToolCall("a", duration_ms=11_000)],
+    )
+    assert result_problem(at_limit, timeout_ms=10_000) is None
+
+
+def test_a_baseline_claiming_1e300_ms_and_dollars_does_not_pass_the_gate(
+    pytester: pytest.Pytester,
+) -> None:
+    """The probe: the baseline reported latency and cost no item can have; every such row is a
+    runner error naming the field, and the required gate fails instead of passing."""
+    behaviour = cheaper_ghx()
+    behaviour["*"]["agent_direct"].update(latency_ms=1e300, cost=1e300)
+    setup_project(pytester, SCENARIOS, behaviour=behaviour)
+    result = pytester.runpytest(
+        "--ghx-mode=agent_direct,ghx", "--reps=3", "--gate-profile=verify_pr"
+    )
+    assert result.ret == 1
+    rows = read_rows(pytester)
+    baseline = [row for row in rows if row["mode"] == "agent_direct"]
+    assert len(baseline) == 12
+    for row in baseline:
+        assert row["error"]["type"] == "runner_error"
+        assert (
+            "impossible cost_usd=1e+300: more than $1,000 for one item" in row["error"]["message"]
+        )
+    result.stdout.fnmatch_lines(["*ghxbench verdict: gate verify_pr*FAILED*-> exit 1*"])

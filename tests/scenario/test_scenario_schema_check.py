@@ -57,6 +57,7 @@ def test_external_files_validate_against_the_shipped_schema(
     [
         {18: "  must_succed: true"},  # unknown field
         {9: "timeout_ms: '60000'"},  # wrong type
+        {9: "timeout_ms: 86400001"},  # longer than a day
         {1: "id: PR_View"},  # id pattern
         {14: "    owner: repo.owner"},  # binding target not under input.
     ],
@@ -135,3 +136,15 @@ def test_check_defaults_to_the_scenarios_directory(
     )
     write("scenarios/x.yaml", variant("atomic", {}))
     assert _check([]) == (0, ["1 scenario, 0 sets, 0 problems"])
+
+
+@pytest.mark.parametrize("huge", ["1000000000000000000000000000000", "1.0e+30", "86400001"])
+def test_a_huge_timeout_is_one_clear_problem(write: Write, variant: Variant, huge: str) -> None:
+    """10^30 ms used to pass the check and then fail every item with an OverflowError."""
+    path = write("scenarios/pr-view-001.yaml", variant("atomic", {9: f"timeout_ms: {huge}"}))
+    code, lines = _check([path])
+    assert code == 1
+    assert len(lines) == 2 and lines[1] == "0 scenarios, 0 sets, 1 problem"
+    assert lines[0].startswith(f"{path}:9: timeout_ms: must be ")  # at most a day, an integer
+    day = write("ok/pr-view-001.yaml", variant("atomic", {9: "timeout_ms: 86400000"}))
+    assert _check([day]) == (0, ["1 scenario, 0 sets, 0 problems"])

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.git import refs_changed
 from pytest_ghxbench.sandbox.api.rest.render_git import commit_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, missing_field, paged, route
+from pytest_ghxbench.sandbox.code import refs_changed
 
 __all__: list[str] = []
 

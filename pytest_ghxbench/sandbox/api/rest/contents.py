@@ -15,7 +15,7 @@ import binascii
 import posixpath
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.git import refs_changed, writer
+from pytest_ghxbench.sandbox.api.rest.git import writer
 from pytest_ghxbench.sandbox.api.rest.render_code import (
     MAX_CONTENT,
     SUBMODULE,
@@ -26,6 +26,7 @@ from pytest_ghxbench.sandbox.api.rest.render_code import (
 from pytest_ghxbench.sandbox.api.rest.render_git import git_commit_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, route
 from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.code import refs_changed
 from pytest_ghxbench.sandbox.git import GitError, TreeEntry
 from pytest_ghxbench.sandbox.git.writes import submodule_url
 

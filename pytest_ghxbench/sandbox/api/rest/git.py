@@ -15,11 +15,10 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, missing_field, route
-from pytest_ghxbench.sandbox.code import person, sync_pulls
+from pytest_ghxbench.sandbox.code import person, refs_changed
 from pytest_ghxbench.sandbox.git import Person
-from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["ref_json", "refs_changed", "writer"]
+__all__ = ["ref_json", "writer"]
 
 _REPO = "/repos/{owner}/{repo}"
 _REF_GONE = "Reference does not exist"
@@ -34,12 +33,6 @@ def ref_json(links: Links, ref: str, sha: str) -> dict[str, Any]:
         "url": links.api(f"git/refs/{ref}"),
         "object": {"type": kind, "sha": sha, "url": links.api(f"git/{kind}s/{sha}")},
     }
-
-
-def refs_changed(world: World) -> None:
-    """What follows any move of refs: pull requests in step, the push time."""
-    world.repository.pushed_at = world.clock
-    sync_pulls(world)
 
 
 @route("GET", _REPO + "/git/ref/{ref}")
