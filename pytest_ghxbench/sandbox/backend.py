@@ -7,6 +7,7 @@ import atexit
 import copy
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,6 +109,9 @@ class SandboxSession:
         self._slot: Slot | None = None
         self._registry: WorldRegistry | None = None
         self.env: Mapping[str, str] = ProcessEnv(self)
+        if not world.has_wall_clock:
+            # the item's time: workflow runs in flight move on while its agent works
+            world.use_wall_clock(time.monotonic)
 
     @property
     def world(self) -> World:

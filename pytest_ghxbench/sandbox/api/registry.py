@@ -84,6 +84,11 @@ class WorldRegistry:
         with self._lock:
             return self._slots.get(token) or self._git.get(token)
 
+    def slots(self) -> list[Slot]:
+        """Every registered slot, at the time of the call."""
+        with self._lock:
+            return list(self._slots.values())
+
 
 def _new_token() -> str:
     return f"{TOKEN_PREFIX}_{secrets.token_hex(16)}"

@@ -9,6 +9,7 @@ operations whose schemas the conformance tests check (:func:`served`).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Callable, Mapping
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlencode
 
+from pytest_ghxbench.sandbox.api.limits import rest_problem
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
@@ -235,6 +237,9 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
         if "owner" in args and "repo" in args:
             _check_repo(world, args["owner"], args["repo"])
         ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
+        too_long = rest_problem(entry.method, entry.template, ctx.body)
+        if too_long is not None:
+            raise RestError(422, *too_long)
         try:
             return ctx, entry.handler(ctx), entry.status
         except Unhandled:
@@ -243,6 +248,9 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
             raise RestError(
                 422, "Validation Failed", [{"message": "a value has the wrong type"}]
             ) from None
+    if request.method == "POST":
+        # GitHub takes POST for PATCH, for clients without PATCH (gh gist edit uses it)
+        return dispatch(world, dataclasses.replace(request, method="PATCH"))
     raise RestError(404, "Not Found")
 
 
@@ -284,19 +292,25 @@ def _load() -> None:
         for first in ("git", "pull_writes"):
             importlib.import_module(f"{__package__}.{first}")
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
+            absent,
             actions,
             archives,
+            attempts,
             branches,
+            caches,
             checks,
             commits,
             contents,
+            gists,
             gitdata,
+            issue_order,
             issues,
             languages,
             logs,
             pulls,
             releases,
             repo,
+            reviews,
             search,
             search_code,
         )

@@ -71,8 +71,17 @@ class AbstractDef:
 SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
 
 _TYPE_MODULES = (
-    "types", "repo", "refs", "mutations", "mutations_pr", "mutations_code", "details",
-)  # fmt: skip
+    "types",
+    "repo",
+    "refs",
+    "mutations",
+    "mutations_pr",
+    "mutations_code",
+    "review_writes",
+    "details",
+    "absent",
+    "gists",
+)
 """Modules that register types when imported, in order (types before the mutations)."""
 
 

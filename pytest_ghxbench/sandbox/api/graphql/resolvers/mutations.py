@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context, capability_message
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
+    FIELD_KEY,
     GraphQLError,
     Typed,
     abstract,
@@ -23,6 +24,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.types import (
     label_node,
     user_node,
 )
+from pytest_ghxbench.sandbox.api.limits import graphql_problem
 from pytest_ghxbench.sandbox.state import Issue, PullRequest
 
 __all__ = [
@@ -53,9 +55,13 @@ def call_capability(ctx: C, task: str, payload: Mapping[str, Any]) -> Any:
 
 
 def input_of(args: A) -> A:
+    """The mutation's ``input``, refused when a text in it is over GitHub's limit."""
     value = args.get("input")
     if not isinstance(value, dict):
         raise GraphQLError("Argument 'input' on Field is required and must be an input object")
+    too_long = graphql_problem(str(args.get(FIELD_KEY, "")), value)
+    if too_long is not None:
+        raise GraphQLError(too_long, type="UNPROCESSABLE")
     return value
 
 

@@ -1,5 +1,6 @@
-"""GraphQL mutations on pull requests (review threads, reviews, draft state, merge, branch,
-reviewers) and on Projects v2 items, through the sandbox capabilities."""
+"""GraphQL mutations on pull requests (review threads, draft state, merge, branch, reviewers;
+reviews are :mod:`.review_writes`'s) and on Projects v2 items, through the sandbox
+capabilities."""
 
 from __future__ import annotations
 
@@ -75,30 +76,6 @@ def _ready(ready: bool) -> Any:
         return done(data, pullRequest=pull)
 
     return resolve
-
-
-_EVENTS = {
-    "APPROVE": "pr.review.submit_approve",
-    "REQUEST_CHANGES": "pr.review.submit_request_changes",
-    "COMMENT": "pr.review.submit_comment",
-}
-
-
-def _add_review(_: Any, args: A, ctx: C) -> A:
-    data = input_of(args)
-    pull = pull_of(ctx, need(data, "pullRequestId"))
-    event = str(data.get("event") or "")
-    if event not in _EVENTS:
-        raise GraphQLError(
-            "pending reviews are not supported in the sandbox; pass event: APPROVE, "
-            "REQUEST_CHANGES or COMMENT",
-            type="UNPROCESSABLE",
-        )
-    body = data.get("body")
-    call_capability(
-        ctx, _EVENTS[event], {**by_number(ctx, pull), **({"body": body} if body else {})}
-    )
-    return done(data, pullRequestReview=(pull, pull.reviews[-1]))
 
 
 def _merge(_: Any, args: A, ctx: C) -> A:
@@ -229,7 +206,6 @@ register("addPullRequestReviewThreadReply", _thread_reply, comment="PullRequestR
 register("addPullRequestReviewComment", _review_comment_reply, comment="PullRequestReviewComment")
 register("markPullRequestReadyForReview", _ready(True), pullRequest="PullRequest")
 register("convertPullRequestToDraft", _ready(False), pullRequest="PullRequest")
-register("addPullRequestReview", _add_review, pullRequestReview="PullRequestReview")
 register("mergePullRequest", _merge, pullRequest="PullRequest")
 register("updatePullRequestBranch", _update_branch, pullRequest="PullRequest")
 register("requestReviews", _request_reviews, pullRequest="PullRequest")
