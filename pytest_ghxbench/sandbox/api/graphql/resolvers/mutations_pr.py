@@ -13,13 +13,16 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     call_capability,
     done,
     input_of,
+    label_names,
     logins_of,
+    milestone_number,
     need,
     pull_of,
     register,
     typed_node,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import find_node, issue_url
+from pytest_ghxbench.sandbox.code import refs_changed
 from pytest_ghxbench.sandbox.operations.prs import touch
 from pytest_ghxbench.sandbox.state import PullRequest
 
@@ -138,18 +141,33 @@ def _set_assignees(ctx: C, pull: PullRequest, ids: Any) -> None:
 
 
 def _update_pull(_: Any, args: A, ctx: C) -> A:
+    """``updatePullRequest``: what gh sends after ``createPullRequest`` for ``--label``,
+    ``--milestone`` and ``--assignee``, and for ``gh pr edit``."""
     data = input_of(args)
     pull = pull_of(ctx, need(data, "pullRequestId"))
     if "assigneeIds" in data:
         _set_assignees(ctx, pull, data["assigneeIds"])
-        if not data.keys() & {"title", "body", "state"}:
+        if not data.keys() & {"title", "body", "state", "labelIds", "milestoneId", "baseRefName"}:
             return done(data, pullRequest=pull)
+    world = ctx.world
+    labels = label_names(ctx, data["labelIds"]) if data.get("labelIds") is not None else None
+    milestone = milestone_number(ctx, data["milestoneId"]) if "milestoneId" in data else None
+    base = data.get("baseRefName")
+    if base is not None and world.git.ref(f"refs/heads/{base}") is None:
+        raise GraphQLError(f"Proposed base branch '{base}' was not found", type="UNPROCESSABLE")
     ctx.mutated = True
     pull.title = str(data.get("title", pull.title))
     pull.body = str(data.get("body", pull.body))
     if data.get("state") in ("OPEN", "CLOSED") and pull.state != "MERGED":
         pull.state = data["state"]
-    pull.updated_at = ctx.world.tick()
+    if labels is not None:
+        pull.labels = labels
+    if "milestoneId" in data:
+        pull.milestone = milestone
+    if base is not None and pull.state == "OPEN":
+        pull.base_ref = str(base)
+        refs_changed(world)
+    pull.updated_at = world.tick()
     return done(data, pullRequest=pull)
 
 
