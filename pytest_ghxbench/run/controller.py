@@ -244,4 +244,4 @@ class ProgressHooks:
         self.progress.stop()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        self.progress.stop()
+        self.progress.unconfigure()
