@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["TOKEN_PREFIX", "Slot", "WorldRegistry"]
@@ -30,10 +31,14 @@ class Slot:
     lock: threading.RLock = field(default_factory=threading.RLock)
     requests: list[tuple[str, str, int]] = field(default_factory=list)
     """``(method, url, status)`` of every API request on this world, in order."""
+    gaps: GapLog = field(default_factory=GapLog)
+    """Where the answers to those requests diverged from GitHub's
+    (:mod:`pytest_ghxbench.sandbox.gaps`)."""
 
     @contextmanager
     def held(self) -> Iterator[World]:
-        with self.lock:
+        """The world, under its lock; what the block records as gaps counts as one request's."""
+        with self.lock, request_scope(self.gaps):
             yield self.world
 
 

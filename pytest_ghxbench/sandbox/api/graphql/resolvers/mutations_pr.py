@@ -19,6 +19,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     typed_node,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import find_node, issue_url
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.operations.prs import touch
 from pytest_ghxbench.sandbox.state import PullRequest
 
@@ -89,6 +90,7 @@ def _add_review(_: Any, args: A, ctx: C) -> A:
     pull = pull_of(ctx, need(data, "pullRequestId"))
     event = str(data.get("event") or "")
     if event not in _EVENTS:
+        record_unsupported("pending pull request reviews")
         raise GraphQLError(
             "pending reviews are not supported in the sandbox; pass event: APPROVE, "
             "REQUEST_CHANGES or COMMENT",
