@@ -102,6 +102,11 @@ class SandboxSession:
         """``(method, url, status)`` of the API requests the item's clients made."""
         return list(self._slot.requests) if self._slot is not None else []
 
+    def sandbox_gaps(self) -> list[dict[str, Any]]:
+        """``[{kind, detail, count}]``: where the answers to the item's requests so far
+        diverged from GitHub's (:mod:`pytest_ghxbench.sandbox.gaps`)."""
+        return self._slot.gaps.entries() if self._slot is not None else []
+
     @property
     def backend(self) -> SandboxBackend:
         return self._backend

@@ -25,6 +25,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.code import pull_commits, pull_diff, pull_files, pull_patch
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread
 
 __all__: list[str] = []
@@ -134,9 +135,11 @@ def _review(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     event = str(ctx.body.get("event") or "")
     if event not in _EVENTS:
+        record_unsupported("pending pull request reviews")
         message = "pending reviews are not supported in the sandbox; set event"
         raise RestError(422, "Unprocessable Entity", [{"message": message}])
     if ctx.body.get("comments"):
+        record_unsupported("review comments on lines")
         message = "review comments on lines are not supported in the sandbox"
         raise RestError(422, "Unprocessable Entity", [{"message": message}])
     text = ctx.body.get("body")
@@ -180,6 +183,7 @@ def _replies(ctx: Ctx) -> Any:
 def _new_review_comment(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     if ctx.body.get("in_reply_to") is None:
+        record_unsupported("review comments on lines")
         message = (
             "new review comments on lines are not supported in the sandbox; reply with in_reply_to"
         )
