@@ -158,6 +158,14 @@ class SandboxSession:
             self._token = None
 
 
+def _warm_up() -> None:
+    """Build GitHub's GraphQL schema while the first item's client starts, not during its
+    first query."""
+    from pytest_ghxbench.sandbox.api.graphql.binding import github_schema
+
+    github_schema()
+
+
 class SandboxBackend:
     """The embedded default backend (``--ghx-backend=sandbox``), seeded from ``seed``.
 
@@ -191,6 +199,7 @@ class SandboxBackend:
                 self._state_dir = tempfile.TemporaryDirectory(prefix="ghxbench-sandbox-")
                 self._server = ApiServer(Path(self._state_dir.name)).start()
                 atexit.register(self.close)
+                threading.Thread(target=_warm_up, name="ghxbench-warm-up", daemon=True).start()
             return self._server
 
     def client(self, token: str) -> GitHubClient:

@@ -4,8 +4,8 @@ registered resolvers bound to its fields and abstract types. Fields without one 
 
 from __future__ import annotations
 
-import functools
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,13 +40,25 @@ SCHEMA_FILE = Path(__file__).with_name("schema.graphql")
 FieldResolver = Callable[..., Any]
 
 
-@functools.cache
+_BUILT: list[GraphQLSchema] = []
+_BUILDING = threading.Lock()
+
+
 def github_schema() -> GraphQLSchema:
-    """The schema with resolvers, built once per process. It is GitHub's, which graphql-core
-    would refuse for a dozen deprecated fields of interfaces (see the generator,
-    ``scripts/gen_graphql_schema.py``, which checks it): it is taken as valid."""
+    """The schema with resolvers, built once per process (by whichever thread asks first; the
+    others wait for it: it takes most of a second)."""
+    if not _BUILT:
+        with _BUILDING:
+            if not _BUILT:
+                _BUILT.append(_build())
+    return _BUILT[0]
+
+
+def _build() -> GraphQLSchema:
+    # GitHub's schema, which graphql-core would refuse for a dozen deprecated fields of
+    # interfaces (scripts/gen_graphql_schema.py checks there is nothing else): taken as valid.
     text = SCHEMA_FILE.read_text(encoding="utf-8")
-    schema = build_schema(text, assume_valid=True, assume_valid_sdl=True)
+    schema = build_schema(text, assume_valid=True, assume_valid_sdl=True, no_location=True)
     served = served_types()
     for name, type_ in schema.type_map.items():
         if isinstance(type_, (GraphQLInterfaceType, GraphQLUnionType)):
