@@ -9,7 +9,9 @@ A gap is a ``(kind, detail)`` pair:
 - ``unsupported``: anything else the sandbox knows it faked (detail in words).
 
 Code that answers a request calls :func:`record` (or :func:`record_unsupported`) wherever it
-diverges; nothing needs to be passed down to it. The server runs each request of an item inside
+diverges; nothing needs to be passed down to it. A fake is marked in the code with a ``# gap:``
+comment saying what it fakes, right before the call that records it (a test holds every mark
+to that). The server runs each request of an item inside
 :func:`request_scope` of that item's :class:`GapLog` (see ``Slot.held``), and the log counts, per
 gap, the requests that met it: a GraphQL query asking an unmodelled field of 30 pull requests is
 one. Outside a request scope (a world operation called in process) recording does nothing.
