@@ -75,7 +75,12 @@ def test_known_fakes_are_unsupported_gaps(item: SandboxSession) -> None:
     assert status_of(client, "POST", f"{REPO}/pulls/7/reviews", body={"body": "later"}) == 422
     found = client.rest("GET", "/search/issues", params={"q": "repo:acme-labs/tinykv review:none"})
     assert found["total_count"] == 0
+    repositories = client.graphql(
+        '{search(query:"tinykv",type:REPOSITORY,first:5){nodes{__typename}}}'
+    )
+    assert repositories["search"]["nodes"] == []
     assert gaps(item) == [
+        ("unsupported", "GraphQL search of type REPOSITORY", 1),
         ("unsupported", "pending pull request reviews", 1),
         ("unsupported", "search qualifier review:", 1),
     ]
