@@ -112,7 +112,7 @@ class Controller:
         tr = terminalreporter
         tr.section("ghxbench")
         # each section writes its own blank line before it, and nothing when it has nothing
-        for section in (_tables, _failed_items, _comparison, _run_notes, _footer):
+        for section in (_tables, _failed_items, _comparison, _run_notes, _sandbox_gaps, _footer):
             section(tr, verdict, config.stash[RECORDER_KEY], config)
 
 
@@ -180,6 +180,14 @@ def _run_notes(
         )
     for problem in verdict.problems:
         tr.write_line(problem)
+
+
+def _sandbox_gaps(
+    tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config
+) -> None:
+    from pytest_ghxbench.report.gaps import gap_lines
+
+    _write_block(tr, gap_lines(verdict.summary), yellow=True)
 
 
 def _footer(tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config) -> None:

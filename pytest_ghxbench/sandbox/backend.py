@@ -128,6 +128,11 @@ class SandboxSession:
         """``(method, url, status)`` of the API and git requests the item's clients made."""
         return list(self._slot.requests) if self._slot is not None else []
 
+    def sandbox_gaps(self) -> list[dict[str, Any]]:
+        """``[{kind, detail, count}]``: where the answers to the item's requests so far
+        diverged from GitHub's (:mod:`pytest_ghxbench.sandbox.gaps`)."""
+        return self._slot.gaps.entries() if self._slot is not None else []
+
     @property
     def backend(self) -> SandboxBackend:
         return self._backend
@@ -189,6 +194,14 @@ class SandboxSession:
             discard(self.checkout)
 
 
+def _warm_up() -> None:
+    """Build GitHub's GraphQL schema while the first item's client starts, not during its
+    first query."""
+    from pytest_ghxbench.sandbox.api.graphql.binding import github_schema
+
+    github_schema()
+
+
 class SandboxBackend:
     """The embedded default backend (``--ghx-backend=sandbox``), seeded from ``seed``.
 
@@ -222,6 +235,7 @@ class SandboxBackend:
                 self._state_dir = tempfile.TemporaryDirectory(prefix="ghxbench-sandbox-")
                 self._server = ApiServer(Path(self._state_dir.name)).start()
                 atexit.register(self.close)
+                threading.Thread(target=_warm_up, name="ghxbench-warm-up", daemon=True).start()
             return self._server
 
     def client(self, token: str) -> GitHubClient:

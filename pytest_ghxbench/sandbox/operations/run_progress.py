@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.operations.workflow_jobs import declared_jobs
 from pytest_ghxbench.sandbox.state import (
     Artifact,
@@ -104,6 +105,7 @@ def dispatch_plan(world: World, flow: Workflow, head: str) -> tuple[list[Planned
     text = world.git.read(head, flow.path)
     declared = declared_jobs(text.decode("utf-8", "replace")) if text is not None else []
     # gap: a job nothing has run before succeeds, with no log and no artifacts
+    record_unsupported("a workflow job never run before (it succeeds, with no log)")
     plan = [
         PlannedJob(job.name, tuple((step, "success") for step in job.steps), "success")
         for job in declared

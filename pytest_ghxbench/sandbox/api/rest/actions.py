@@ -24,6 +24,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.operations.actions import latest_jobs, rerun
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.placeholders import artifact_zip
@@ -267,6 +268,7 @@ def _artifact_zip(ctx: Ctx) -> Any:
     if artifact.expired:
         raise RestError(410, "Artifact has expired")
     # gap: the seed gives an artifact a size, not its files (the zip holds a placeholder)
+    record_unsupported("workflow run artifact contents (a placeholder zip)")
     data = artifact_zip(artifact.name, artifact.size_in_bytes)
     url = ctx.request.blobs.put(data, "application/zip", f"{artifact.name}.zip")
     return ApiResponse(302, b"", {"Location": url})

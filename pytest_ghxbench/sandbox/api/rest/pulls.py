@@ -167,13 +167,9 @@ def _replies(ctx: Ctx) -> Any:
 
 @route("POST", _PULL + "/comments")
 def _new_review_comment(ctx: Ctx) -> Any:
-    pull = _pull(ctx)
-    if ctx.body.get("in_reply_to") is None:
-        message = (
-            "new review comments on lines are not supported in the sandbox; reply with in_reply_to"
-        )
-        raise RestError(422, "Validation Failed", [{"message": message}])
-    return _reply(ctx, pull, int(ctx.body["in_reply_to"]))
+    """A reply (``in_reply_to``); a comment on a line starts a thread in :mod:`.pull_writes`,
+    which leaves replies to this route."""
+    return _reply(ctx, _pull(ctx), int(ctx.body["in_reply_to"]))
 
 
 @route("GET", "/repos/{owner}/{repo}/pulls/comments/{comment_id}")

@@ -19,6 +19,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.placeholders import placeholder_bytes
 from pytest_ghxbench.sandbox.state import Release, ReleaseAsset
 
@@ -208,6 +209,7 @@ def asset_bytes(asset: ReleaseAsset) -> bytes:
     if asset.data is not None:
         return asset.data
     # gap: the seed gives an asset a size and a type, not its content
+    record_unsupported("release asset contents (placeholder bytes)")
     return placeholder_bytes(asset.name, asset.size, asset.content_type)
 
 

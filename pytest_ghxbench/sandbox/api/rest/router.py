@@ -20,10 +20,12 @@ from urllib.parse import unquote, urlencode
 from pytest_ghxbench.sandbox.api.limits import rest_problem
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
+from pytest_ghxbench.sandbox.gaps import UNSERVED_ROUTE, record
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
+    "SLASHED",
     "Ctx",
     "RestError",
     "Route",
@@ -122,14 +124,14 @@ class Route:
 _ROUTES: list[Route] = []
 
 
-_SLASHED = ("ref", "tag", "path", "basehead", "dir", "tree_sha", "branch")
+SLASHED = ("ref", "tag", "path", "basehead", "dir", "tree_sha", "branch")
 """Parameters that may hold slashes (heads/main, release/1.0, src/a.py, fix/lock)."""
 
 
 def _compile(template: str, optional_tail: bool) -> re.Pattern[str]:
     def group(match: re.Match[str]) -> str:
         name = match.group(1)
-        body = ".+" if name in _SLASHED else "[^/]+"
+        body = ".+" if name in SLASHED else "[^/]+"
         return f"(?P<{name}>{body})"
 
     pattern = re.sub(r"\{(\w+)\}", group, template)
@@ -251,7 +253,17 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
     if request.method == "POST":
         # GitHub takes POST for PATCH, for clients without PATCH (gh gist edit uses it)
         return dispatch(world, dataclasses.replace(request, method="PATCH"))
+    _unserved(request.method, path)
     raise RestError(404, "Not Found")
+
+
+def _unserved(method: str, path: str) -> None:
+    """No route serves ``method`` on ``path``: a gap if GitHub has an operation for it."""
+    from pytest_ghxbench.sandbox.api.rest.published import github_operation
+
+    operation = github_operation(method, path)
+    if operation is not None:
+        record(UNSERVED_ROUTE, operation)
 
 
 def _json_body(request: ApiRequest) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     obj,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.state import World
 
 __all__: list[str] = []
@@ -93,6 +94,17 @@ obj(
     description=("String", _none),
     members=("TeamMemberConnection", _no_members),
 )
-# gap: the seed does not say who belongs to which organization or team
-obj("Organization", teams=connection("Team", _nothing), team=("Team", _none))
-obj("User", organizations=connection("Organization", _nothing))
+
+
+def _membership(value: Any) -> Any:
+    # gap: the seed does not say who belongs to which organization or team
+    record_unsupported("organization and team membership")
+    return value
+
+
+obj(
+    "Organization",
+    teams=connection("Team", lambda p, a, c: _membership([])),
+    team=("Team", lambda p, a, c: _membership(None)),
+)
+obj("User", organizations=connection("Organization", lambda p, a, c: _membership([])))
