@@ -250,11 +250,15 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
             raise RestError(
                 422, "Validation Failed", [{"message": "a value has the wrong type"}]
             ) from None
-    if request.method == "POST":
+    if request.method == "POST" and _routed("PATCH", path):
         # GitHub takes POST for PATCH, for clients without PATCH (gh gist edit uses it)
         return dispatch(world, dataclasses.replace(request, method="PATCH"))
     _unserved(request.method, path)
     raise RestError(404, "Not Found")
+
+
+def _routed(method: str, path: str) -> bool:
+    return any(entry.method == method and entry.pattern.match(path) for entry in _ROUTES)
 
 
 def _unserved(method: str, path: str) -> None:
