@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["TOKEN_PREFIX", "Slot", "WorldRegistry"]
@@ -36,10 +37,14 @@ class Slot:
     """``(method, url, status)`` of every API and git request on this world, in order."""
     git_only: str | None = None
     """The world's git-only token, once made."""
+    gaps: GapLog = field(default_factory=GapLog)
+    """Where the answers to those requests diverged from GitHub's
+    (:mod:`pytest_ghxbench.sandbox.gaps`)."""
 
     @contextmanager
     def held(self) -> Iterator[World]:
-        with self.lock:
+        """The world, under its lock; what the block records as gaps counts as one request's."""
+        with self.lock, request_scope(self.gaps):
             yield self.world
 
 
@@ -83,6 +88,11 @@ class WorldRegistry:
         """The world a token names for git: an API token or a git-only one."""
         with self._lock:
             return self._slots.get(token) or self._git.get(token)
+
+    def slots(self) -> list[Slot]:
+        """Every registered slot, at the time of the call."""
+        with self._lock:
+            return list(self._slots.values())
 
 
 def _new_token() -> str:
