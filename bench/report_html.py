@@ -109,17 +109,17 @@ def bench(results: Path, rounds: int, tmp: Path) -> None:
     read_time, (summary, items, transcripts, size) = timed(lambda: read_run(results))
 
     def render() -> str:
-        return render_report(summary, items, transcripts)
+        return render_report(summary, items)
 
     first, html = timed(render)
     warm = [timed(render)[0] for _ in range(rounds)]
     modes = list(summary.get("modes", {}))
-    views, _ = build_items(items, transcripts, modes)
+    views = build_items(items, modes)
     item_modes = mode_order({view.mode for view in views}, modes)
     data = forest_data(summary, views)
-    context = page_context(summary, items, transcripts)
+    context = page_context(summary, items)
     phases: dict[str, Callable[[], Any]] = {
-        "items + transcripts": lambda: build_items(items, transcripts, modes),
+        "items": lambda: build_items(items, modes),
         "forest intervals (bootstrap)": lambda: forest_data(summary, views),
         "forest plot": lambda: plots.forest_plot(data),
         "distributions plot": lambda: plots.distributions_plot(views, item_modes),
@@ -130,7 +130,7 @@ def bench(results: Path, rounds: int, tmp: Path) -> None:
         name: statistics.median(timed(function)[0] for _ in range(rounds))
         for name, function in phases.items()
     }
-    write_time, path = timed(lambda: write_report(tmp / "report.html", summary, items, transcripts))
+    write_time, path = timed(lambda: write_report(tmp / "report.html", summary, items))
     scenarios = len({item.get("scenario_id") for item in items})
 
     print(f"command: python bench/report_html.py {' '.join(sys.argv[1:])}".rstrip())

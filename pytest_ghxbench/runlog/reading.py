@@ -123,7 +123,8 @@ def _lines_of_item(data: mmap.mmap, item_id: str) -> Iterator[tuple[bytes, int]]
 
 
 def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = None) -> Path:
-    """Render ``report.html`` of ``run`` from its summary, items and transcripts.
+    """Render ``report.html`` of ``run`` from its summary and items (the page links to the
+    transcripts, it does not read them).
 
     ``ValueError`` when the run has no summary (it never finished)."""
     from pytest_ghxbench.htmlreport import write_report
@@ -136,7 +137,6 @@ def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = No
         run.report_html,
         data,
         list(items) if items is not None else read_items(run),
-        read_transcripts(run),
         comparison=data.get("comparison"),
         title=f"ghxbench {run.run_id}",
     )
