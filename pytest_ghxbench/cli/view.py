@@ -194,9 +194,9 @@ def run_view(
     url = server.url + "report.html"
     with server:
         print(f"serving {Path(run.path).resolve()} at {url} (Ctrl-C stops)", file=out, flush=True)
-        if not args.no_browser and _can_open_a_browser():
-            open_browser(url)
         try:
+            if not args.no_browser and _can_open_a_browser():
+                open_browser(url)
             server.serve_forever()
         except KeyboardInterrupt:
             print("stopped", file=out, flush=True)
