@@ -11,10 +11,13 @@ script shows on demand.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
+
+from markupsafe import Markup, escape
 
 from pytest_ghxbench.htmlreport.formats import (
     as_int,
@@ -31,6 +34,7 @@ __all__ = [
     "ItemView",
     "build_items",
     "failed_items",
+    "item_rows",
     "mode_order",
 ]
 
@@ -91,7 +95,16 @@ class ItemView:
         answers with that item's records only (a plain file server, with the whole file)."""
         if self.transcript_file is None:
             return None
-        return f"{quote(self.transcript_file)}?item={quote(self.item_id, safe='')}"
+        return f"{_quoted_path(self.transcript_file)}?item={quote(self.item_id, safe='')}"
+
+    @property
+    def link(self) -> Markup:
+        """The item's name, linking to its transcript records when it has some."""
+        name = escape(self.name)
+        href = self.transcript_href
+        if href is None:
+            return Markup(f'<span class="muted" title="no transcript recorded">{name}</span>')
+        return Markup(f'<a class="open-transcript" href="{escape(href)}">{name}</a>')
 
     @property
     def cells(self) -> tuple[str, str, str, str]:
@@ -101,6 +114,11 @@ class ItemView:
             fmt_int(self.tool_calls),
             fmt_cost(self.cost_usd),
         )
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted_path(path: str) -> str:
+    return quote(path)  # a run has a transcripts file per process, shared by its items
 
 
 def mode_order(modes: Iterable[str], preferred: Sequence[str] = ()) -> list[str]:
@@ -163,6 +181,28 @@ def build_items(items: Sequence[Mapping[str, Any]], modes: Sequence[str] = ()) -
     for index, view in enumerate(views):
         view.index = index
     return views
+
+
+def item_rows(views: Sequence[ItemView]) -> Markup:
+    """The item table's rows: one per item, written here rather than by the template because
+    a run has thousands (the template engine costs several times as much per row). Every
+    value is escaped; the table's columns are item, scenario, mode, repetition, outcome,
+    latency, active tokens, tool calls, cost and the start of the reason."""
+    rows = []
+    for view in views:
+        item_id, mode, scenario = escape(view.item_id), escape(view.mode), escape(view.scenario)
+        outcome = escape(view.outcome)
+        latency, tokens, calls, cost = (escape(cell) for cell in view.cells)
+        rep = "—" if view.rep is None else view.rep
+        rows.append(
+            f'<tr id="{view.anchor}" data-item-id="{item_id}" data-mode="{mode}" '
+            f'data-scenario="{scenario}" data-outcome="{outcome}"><td>{view.link}</td>'
+            f"<td>{scenario}</td><td>{mode}</td><td>{rep}</td>"
+            f'<td><span class="outcome {outcome}">{escape(view.outcome_label)}</span></td>'
+            f"<td>{latency}</td><td>{tokens}</td><td>{calls}</td><td>{cost}</td>"
+            f"<td>{escape(view.short_reason)}</td></tr>\n"
+        )
+    return Markup("".join(rows))
 
 
 def failed_items(views: Sequence[ItemView]) -> tuple[list[ItemView], int]:

@@ -20,6 +20,7 @@ from pytest_ghxbench.htmlreport.items import (
     OUTCOME_LABELS,
     build_items,
     failed_items,
+    item_rows,
     mode_order,
 )
 from pytest_ghxbench.htmlreport.plots import (
@@ -132,6 +133,7 @@ def page_context(
         "comparison": comparison_table(comparison) if comparison is not None else None,
         "plots": plots,
         "items": views,
+        "item_rows": item_rows(views),
         "failures": failures,
         "more_failures": more_failures,
         "run_id": run_id or "",
