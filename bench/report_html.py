@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 def read_run(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[Any], int]:
     """Summary, rows and transcript records of the latest run in ``results``, and the
     transcripts' size in bytes."""
-    from pytest_ghxbench.runlog.reading import read_items, read_transcripts
-    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+    from pytest_ghxbench.records.reading import read_items, read_transcripts
+    from pytest_ghxbench.records.store import LATEST, resolve_run
 
     run = resolve_run(results, LATEST)
     summary = run.read_summary()

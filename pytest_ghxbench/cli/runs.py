@@ -18,7 +18,7 @@ from pytest_ghxbench.cli.report import (
     UsageError,
     add_results_argument,
 )
-from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
+from pytest_ghxbench.records.store import LATEST, RunDir, RunNotFound, resolve_run
 
 if TYPE_CHECKING:
     from pytest_ghxbench.compare import Comparison
@@ -80,7 +80,7 @@ def _resolve(results: Path, ref: str) -> RunDir:
 def read_run_table(run: RunDir) -> RowTable:
     """The run's rows as a :class:`RowTable`; malformed lines are a usage error naming them."""
     from pytest_ghxbench.metrics.table import RowTable
-    from pytest_ghxbench.report.jsonl import read_row_records
+    from pytest_ghxbench.records.jsonl import read_row_records
 
     result = read_row_records([run.rows_path])
     if result.problems:
@@ -121,7 +121,7 @@ def _can_open_a_browser() -> bool:
 def run_view(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     """Print (and where a browser can be opened, open) the run's ``report.html``, rendering it
     first when the run has none yet."""
-    from pytest_ghxbench.runlog.reading import write_run_report
+    from pytest_ghxbench.records.reading import write_run_report
 
     out = out or sys.stdout
     try:

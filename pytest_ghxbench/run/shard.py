@@ -91,7 +91,7 @@ def durations_from_run(run_dir: Path) -> Callable[[str], float]:
     latency) of that scenario in that mode there, else of the scenario, else the median over
     the scenario x mode means. :class:`ShardSpecError` when ``run_dir`` holds no readable
     rows."""
-    from pytest_ghxbench.report.jsonl import RowSourceError, read_rows
+    from pytest_ghxbench.records.jsonl import RowSourceError, read_rows
 
     rows_path = run_dir / "rows.jsonl"
     try:

@@ -13,8 +13,8 @@ from pytest_ghxbench.compare import (
     newcombe_interval,
     parse_fail_rule,
 )
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import Row
 from tests.compare.rows import noisy, rows, table
 
 

@@ -64,8 +64,8 @@ class RunFiles:
 
 def read_run(results: Path) -> RunFiles:
     """The latest run under a results directory (``runs/latest``)."""
-    from pytest_ghxbench.runlog.reading import read_items, read_transcripts
-    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+    from pytest_ghxbench.records.reading import read_items, read_transcripts
+    from pytest_ghxbench.records.store import LATEST, resolve_run
 
     run = resolve_run(results, LATEST)
     summary = run.read_summary()

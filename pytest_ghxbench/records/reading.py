@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench import bounded_json
-from pytest_ghxbench.runlog.store import RunDir
+from pytest_ghxbench.records.store import RunDir
 
 __all__ = ["read_items", "read_transcripts", "unfinished_runs", "write_run_report"]
 
