@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pytest_ghxbench.compare import OVERALL, compare_runs, newcombe_interval
+from pytest_ghxbench.compare import OVERALL, compare_runs
+from pytest_ghxbench.metrics.stats import newcombe_interval
 from pytest_ghxbench.metrics.table import RowTable
 from pytest_ghxbench.records.row import RowRecord
 from tests.compare.rows import records
