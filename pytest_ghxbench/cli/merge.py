@@ -187,8 +187,8 @@ def _tool_surface(summary: dict[str, Any], sources: Sequence[Any]) -> None:
 def _write_outputs(
     out: RunDir, summary: dict[str, Any], results: Path, *, report: bool = True
 ) -> list[str]:
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
     from pytest_ghxbench.records.models import RunSummary
-    from pytest_ghxbench.records.reading import write_run_report
     from pytest_ghxbench.report.markdown import render_markdown
 
     document = RunSummary.model_validate(summary)

@@ -121,7 +121,7 @@ def _can_open_a_browser() -> bool:
 def run_view(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     """Print (and where a browser can be opened, open) the run's ``report.html``, rendering it
     first when the run has none yet."""
-    from pytest_ghxbench.records.reading import write_run_report
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
 
     out = out or sys.stdout
     try:

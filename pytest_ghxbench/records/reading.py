@@ -1,5 +1,5 @@
-"""Reading a run directory back: its item records, transcripts and summary, and rendering its
-HTML report from them (at the end of the session, and again by ``ghxbench view``)."""
+"""Reading a run directory back: its item records, transcripts and completeness (rendering its
+HTML report from them is :mod:`pytest_ghxbench.htmlreport.run_report`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from pytest_ghxbench import bounded_json
 from pytest_ghxbench.records.store import RunDir
 
-__all__ = ["read_items", "read_transcripts", "unfinished_runs", "write_run_report"]
+__all__ = ["read_items", "read_transcripts", "unfinished_runs"]
 
 
 def _json_lines(path: Path) -> list[dict[str, Any]]:
@@ -46,26 +46,6 @@ def read_transcripts(run: RunDir) -> list[dict[str, Any]]:
     for path in run.transcript_files():
         records.extend(_json_lines(path))
     return records
-
-
-def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = None) -> Path:
-    """Render ``report.html`` of ``run`` from its summary, items and transcripts.
-
-    ``ValueError`` when the run has no summary (it never finished)."""
-    from pytest_ghxbench.htmlreport import write_report
-
-    summary = run.read_summary()
-    if summary is None:
-        raise ValueError(f"{run.path} has no summary.json: the run did not finish")
-    data = summary.to_json_dict()
-    return write_report(
-        run.report_html,
-        data,
-        list(items) if items is not None else read_items(run),
-        read_transcripts(run),
-        comparison=data.get("comparison"),
-        title=f"ghxbench {run.run_id}",
-    )
 
 
 def unfinished_runs(files: Sequence[Path]) -> tuple[list[str], dict[str, Any] | None]:

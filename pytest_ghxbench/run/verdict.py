@@ -221,7 +221,7 @@ def finish_session(
 
 def _write_report(session: GhxSession, problems: list[str]) -> Path | None:
     """The run's report.html; a report that cannot be made is said, and decides nothing."""
-    from pytest_ghxbench.records.reading import write_run_report
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
 
     try:
         return write_run_report(session.run_dir)
