@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.records.store import write_text_atomic
-from pytest_ghxbench.run.shard import ShardSpec, split_plan
+from pytest_ghxbench.run.shard import split_plan
+from pytest_ghxbench.shard_spec import ShardSpec
 
 __all__ = ["HANDOFF", "Plan", "hand_over", "make_plan", "plan_digest", "take_over"]
 
