@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.ghx import run_capability
-from pytest_ghxbench.github.client import GitHubClient
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.sandbox.api.server import ApiServer
 from pytest_ghxbench.sandbox.state import World
 
