@@ -66,8 +66,10 @@ def main() -> None:
     def fork_written() -> None:
         copy = cached.fresh_world()
         copy.git.resolve("main")  # writes the fork and opens it
-        del copy
-        gc.collect()  # the fork's directory goes with the last reference
+        written = copy.git.path
+        del copy  # the fork's directory goes with the last reference
+        if written.exists():  # kept alive by a cycle: what a session's collector would free
+            gc.collect()
 
     def full_clone() -> None:
         target = scratch / "clone.git"

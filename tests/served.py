@@ -36,3 +36,33 @@ def run_on_world(world: World, task: str, input: Mapping[str, Any]) -> dict[str,
         return run_capability(GitHubClient(token, api_url=server.api_url), task, input)
     finally:
         server.registry.unregister(token)
+
+
+def serves_pending_reviews() -> bool:
+    """Whether the sandbox accepts a pending review (``addPullRequestReview`` without an
+    event), with which the MCP server's only way to comment on a line of a diff starts."""
+    from pytest_ghxbench.ghx.client import GitHubError
+    from pytest_ghxbench.sandbox.manifest import fresh_world
+
+    world = fresh_world()
+    pull = world.pull_request(8)
+    assert pull is not None
+    server = _server()
+    token, _slot = server.registry.register(world, "test-pending-review")
+    mutation = (
+        "mutation($id: ID!) { addPullRequestReview(input: {pullRequestId: $id}) "
+        "{ pullRequestReview { state } } }"
+    )
+    try:
+        GitHubClient(token, api_url=server.api_url).graphql(mutation, {"id": pull.node_id})
+    except GitHubError:
+        return False
+    finally:
+        server.registry.unregister(token)
+    return True
+
+
+AWAITS_PENDING_REVIEWS = (
+    "the sandbox refuses pending reviews, with which the MCP server's only way to comment on a "
+    "line of a diff starts (create_pending_pull_request_review)"
+)

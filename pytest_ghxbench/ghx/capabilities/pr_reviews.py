@@ -4,10 +4,11 @@ Pull requests are addressed by ``owner``, ``name`` and ``prNumber``; review thre
 (``threadId``, ``PRRT_...``), as GitHub's GraphQL mutations do. Lists take ``first`` /
 ``after`` and return ``{items, pageInfo}``.
 
-- ``pr.comments.list`` (``unresolvedOnly``, default true; ``includeOutdated``, default false)
-  → items{id, path, line, startLine, diffSide, subjectType, isResolved, isOutdated,
-  viewerCanReply, viewerCanResolve, viewerCanUnresolve, resolvedByLogin, comments{id,
-  authorLogin, body, createdAt, url}}, pageInfo, filterApplied
+- ``pr.comments.list`` (``unresolvedOnly``, default true; ``includeOutdated``, default false;
+  ``path``, ``line``: only threads on that file or line) → items{id, path, line, startLine,
+  diffSide, subjectType, isResolved, isOutdated, viewerCanReply, viewerCanResolve,
+  viewerCanUnresolve, resolvedByLogin, comments{id, authorLogin, body, createdAt, url}},
+  pageInfo, filterApplied
 - ``pr.comment.reply`` (``threadId``, ``body``) → id, threadId, authorLogin, body, createdAt,
   url, isResolved
 - ``pr.comment.resolve`` / ``pr.comment.unresolve`` (``threadId``) → id, isResolved,
@@ -126,10 +127,13 @@ def _threads(client: GitHubClient, input: dict[str, Any]) -> list[dict[str, Any]
 @capability(
     "pr.comments.list",
     "List a pull request's review threads with their comments (only unresolved ones unless "
-    "unresolvedOnly is false; outdated ones only with includeOutdated).",
+    "unresolvedOnly is false; outdated ones only with includeOutdated; optionally only those "
+    "on a path or line).",
     by_number(
         unresolvedOnly={"type": "boolean", "default": True},
         includeOutdated={"type": "boolean", "default": False},
+        path={"type": "string", "minLength": 1, "description": "Only threads on this file"},
+        line={"type": "integer", "minimum": 1, "description": "Only threads on this line"},
         first=FIRST,
         after=AFTER,
     ),
@@ -137,13 +141,20 @@ def _threads(client: GitHubClient, input: dict[str, Any]) -> list[dict[str, Any]
 )
 def pr_comments_list(client: GitHubClient, input: dict[str, Any]) -> dict[str, Any]:
     unresolved_only, outdated = input["unresolvedOnly"], input["includeOutdated"]
+    where = {key: input[key] for key in ("path", "line") if key in input}
     kept = [
         thread
         for thread in _threads(client, input)
-        if not (unresolved_only and thread["isResolved"]) and (outdated or not thread["isOutdated"])
+        if not (unresolved_only and thread["isResolved"])
+        and (outdated or not thread["isOutdated"])
+        and all(thread.get(key) == value for key, value in where.items())
     ]
     result = offset_page(kept, input, _thread_item)
-    result["filterApplied"] = {"unresolvedOnly": unresolved_only, "includeOutdated": outdated}
+    result["filterApplied"] = {
+        "unresolvedOnly": unresolved_only,
+        "includeOutdated": outdated,
+        **where,
+    }
     return result
 
 

@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from io import BufferedReader
 from pathlib import Path
@@ -113,17 +113,24 @@ def serve(registry: WorldRegistry, request: GitRequest, reply: Reply) -> None:
             slot.requests.append((request.method, request.url, 404))
             return
         git = world.git
-        before = git.refs() if service == "git-receive-pack" else None
+        before = [git.refs()] if service == "git-receive-pack" else []
+
+        def settle() -> None:
+            """Once: if the push moved refs, the world follows (a change like any other: the
+            clock moves on, pull requests follow their branches)."""
+            if before and git.refs() != before.pop():
+                from pytest_ghxbench.sandbox.code import refs_changed
+
+                world.tick()
+                refs_changed(world)
+
         status = 500
         try:
-            status = _run(world, service, request, reply)
+            status = _run(world, service, request, reply, settle)
         finally:
             # Even when the client went away before the answer: the refs may have moved.
             slot.requests.append((request.method, request.url, status))
-            if before is not None and git.refs() != before:
-                from pytest_ghxbench.sandbox.code import refs_changed
-
-                refs_changed(world)
+            settle()
 
 
 def _query_service(query: str) -> bool:
@@ -198,8 +205,12 @@ def _cgi_env(world: World, repo: Path, service: str, request: GitRequest) -> dic
     return env
 
 
-def _run(world: World, service: str, request: GitRequest, reply: Reply) -> int:
-    """Run the CGI on the world's repository and relay its answer; the HTTP status."""
+def _run(
+    world: World, service: str, request: GitRequest, reply: Reply, settle: Callable[[], None]
+) -> int:
+    """Run the CGI on the world's repository and relay its answer; the HTTP status. ``settle``
+    runs after the CGI is done and before the answer ends, so a client that has its answer
+    (``git push`` exits) never sees the world before the push's consequences."""
     repo = world.git.path
     child = subprocess.Popen(
         [http_backend()],
@@ -226,6 +237,8 @@ def _run(world: World, service: str, request: GitRequest, reply: Reply) -> int:
             stdout = cast(BufferedReader, child.stdout)
             while data := stdout.read1(64 * 1024):
                 reply.write(data)
+            child.wait()
+            settle()
             reply.finish()
     finally:
         child.stdout.close()

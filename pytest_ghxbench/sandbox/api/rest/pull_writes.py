@@ -16,11 +16,10 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.code import pull_files
-from pytest_ghxbench.sandbox.git.diff import commentable_lines
+from pytest_ghxbench.sandbox.operations.code import comment_on_line
 from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING_FIELD, pending_review
 from pytest_ghxbench.sandbox.operations.prs import open_pull
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError
-from pytest_ghxbench.sandbox.state import Review, ReviewComment, ReviewThread
 
 __all__: list[str] = []
 
@@ -85,49 +84,14 @@ def _comment_on_a_line(ctx: Ctx) -> Any:
     if body.get("commit_id") != pull.head_sha:
         raise _invalid("PullRequestReviewComment", "commit_id")
     path, side = str(body["path"]), str(body.get("side") or "RIGHT")
-    change = next((f for f in pull_files(world, pull) if f.path == path), None)
-    if change is None or change.patch is None:
-        thread_path = "pull_request_review_thread.path"
-        raise _invalid("PullRequestReviewComment", thread_path, f"{thread_path} is invalid")
-    if body.get("line") is None:
+    shown = any(f.path == path and f.patch is not None for f in pull_files(world, pull))
+    if body.get("line") is None and shown:
         raise missing_field("PullRequestReviewComment", "line")
-    line = int(body["line"])
-    hunks = commentable_lines(change.patch, side)
-    if line not in hunks:
-        thread_line = "pull_request_review_thread.line"
-        raise _invalid(
-            "PullRequestReviewComment", thread_line, f"{thread_line} must be part of the diff"
-        )
-    now, review_id, note_id = world.tick(), world.next_id(), world.next_id()
-    pull.reviews.append(
-        Review(
-            id=review_id,
-            node_id=world.node("PRR", review_id),
-            author=world.viewer,
-            state="COMMENTED",
-            submitted_at=now,
-            commit_id=pull.head_sha,
-        )
-    )
-    note = ReviewComment(
-        id=note_id,
-        node_id=world.node("PRRC", note_id),
-        author=world.viewer,
-        body=str(body["body"]),
-        created_at=now,
-        path=path,
-        line=line,
-        diff_hunk=hunks[line],
-        review_id=review_id,
-    )
-    thread = ReviewThread(
-        node_id=world.node("PRRT", pull.number, note_id),
-        path=path,
-        line=line,
-        diff_side="LEFT" if side == "LEFT" else "RIGHT",
-        comments=[note],
-    )
-    pull.review_threads.append(thread)
-    pull.updated_at = now
+    try:
+        line = int(body.get("line") or 0)
+        note = comment_on_line(world, pull, path, line, side, str(body["body"]))
+    except CapabilityError as exc:
+        field = exc.message.split(" ", 1)[0]
+        raise _invalid("PullRequestReviewComment", field, exc.message) from None
     ctx.mutated = True
     return review_comment_json(ctx.links, pull, note)

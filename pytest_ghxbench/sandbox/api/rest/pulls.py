@@ -227,7 +227,14 @@ def _merge(ctx: Ctx) -> Any:
     sha = ctx.body.get("sha")
     if sha and sha != pull.head_sha:
         raise RestError(409, "Head branch was modified. Review and try the merge again.")
-    data = call(ctx, "pr.merge.execute", {**_by_number(ctx, pull), "method": method})
+    given = {
+        "commitTitle": ctx.body.get("commit_title"),
+        "commitBody": ctx.body.get("commit_message"),
+    }
+    message_parts = {key: str(value) for key, value in given.items() if value}
+    data = call(
+        ctx, "pr.merge.execute", {**_by_number(ctx, pull), "method": method, **message_parts}
+    )
     message = "Pull Request successfully merged"
     return {"sha": data["mergeCommitSha"], "merged": True, "message": message}
 

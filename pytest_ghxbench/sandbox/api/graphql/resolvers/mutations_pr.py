@@ -85,7 +85,9 @@ def _merge(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
     pull = pull_of(ctx, need(data, "pullRequestId"))
     method = str(data.get("mergeMethod") or "MERGE").lower()
-    call_capability(ctx, "pr.merge.execute", {**by_number(ctx, pull), "method": method})
+    given = {"commitTitle": data.get("commitHeadline"), "commitBody": data.get("commitBody")}
+    message = {key: str(value) for key, value in given.items() if value}
+    call_capability(ctx, "pr.merge.execute", {**by_number(ctx, pull), "method": method, **message})
     return done(data, pullRequest=pull)
 
 
