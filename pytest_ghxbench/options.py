@@ -5,6 +5,7 @@ Precedence: command line > ``[tool.pytest.ini_options]`` > ``[tool.ghxbench]`` >
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from collections.abc import Mapping
@@ -264,9 +265,13 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
                 f"one mode ({', '.join(KNOWN_MODES)}, ... or 'all')"
             )
 
-    reps = given.whole("reps", 1, minimum=1)
-    assert reps is not None
     rootpath = config.rootpath
+    started = _resumed_run(given, config) if modes is None else {}
+    if started:
+        # `pytest --ghx-resume=RUN_DIR` alone continues that run as it was started
+        modes = tuple(started["modes"])
+    reps = given.whole("reps", int(started.get("reps", 1)), minimum=1)
+    assert reps is not None
     scenarios_raw = given.text("scenarios")
     scenario_root = Path(scenarios_raw or DEFAULT_SCENARIO_ROOT)
     shipped = scenarios_raw is None and not (rootpath / DEFAULT_SCENARIO_ROOT).is_dir()
@@ -274,7 +279,7 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         scenario_root = shipped_suite()
     manifest = given.text("fixture_manifest")
     results = Path(given.text("results") or DEFAULT_RESULTS)
-    profile = given.text("gate_profile")
+    profile = given.text("gate_profile") or started.get("gate_profile")
     tables = {name: given.table.get(name) or {} for name in CONFIG_TABLES}
     for name, content in tables.items():
         if not isinstance(content, dict):
@@ -319,6 +324,35 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         shard_durations=path("shard_durations"),
         resume=path("resume"),
     )
+
+
+def _resumed_run(given: _Given, config: pytest.Config) -> dict[str, Any]:
+    """The modes, reps and required gate profile of the run ``--ghx-resume`` names (its
+    ``run.json``), for a command line that gives no modes; a resume of no readable run is a
+    usage error."""
+    raw = given.text("resume")
+    if raw is None:
+        return {}
+    base = config.invocation_params.dir if given.source["resume"] == _COMMAND_LINE else None
+    spec = _absolute(Path(raw), base or config.rootpath) / "run.json"
+    try:
+        started = json.loads(spec.read_text(encoding="utf-8"))
+        modes, reps = started["modes"], started["reps"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise pytest.UsageError(
+            f"ghxbench: --ghx-resume={raw}: cannot read the run's modes from {spec} "
+            f"({type(exc).__name__}: {exc}); give --ghx-mode and --reps as the run was started"
+        ) from None
+    if not (isinstance(modes, list) and modes and all(isinstance(m, str) for m in modes)):
+        raise pytest.UsageError(f"ghxbench: {spec}: 'modes' is not a list of mode names")
+    if not isinstance(reps, int) or isinstance(reps, bool) or reps < 1:
+        raise pytest.UsageError(f"ghxbench: {spec}: 'reps' is not a whole number >= 1")
+    required = started.get("gate_required") is True and isinstance(started.get("gate_profile"), str)
+    return {
+        "modes": modes,
+        "reps": reps,
+        **({"gate_profile": started["gate_profile"]} if required else {}),
+    }
 
 
 def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:

@@ -12,12 +12,8 @@ from typing import NoReturn
 from pytest_ghxbench.cli.merge import add_merge_arguments, run_merge
 from pytest_ghxbench.cli.power import add_power_arguments, run_power
 from pytest_ghxbench.cli.report import EXIT_USAGE, add_report_arguments, run_report
-from pytest_ghxbench.cli.runs import (
-    add_compare_arguments,
-    add_view_arguments,
-    run_compare,
-    run_view,
-)
+from pytest_ghxbench.cli.runs import add_compare_arguments, run_compare
+from pytest_ghxbench.cli.view import add_view_arguments, run_view
 
 __all__ = ["EXIT_NOT_IMPLEMENTED", "build_parser", "main"]
 
@@ -59,9 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     view = commands.add_parser(
         "view",
-        help="open (or print the path of) a run's HTML report",
-        description="Print the path of a run's report.html, rendering it if it is missing, and "
-        "open it in a browser where one can be opened.",
+        help="serve a run on loopback and open its report, transcripts included",
+        description="Serve a run directory on 127.0.0.1 and open its report.html in a browser "
+        "(rendering the report if it is missing); the report's item links show each item's "
+        "transcript, read through this server. Serves until Ctrl-C. With --print, only print "
+        "the report's path.",
     )
     add_view_arguments(view)
 

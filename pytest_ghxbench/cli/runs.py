@@ -1,12 +1,10 @@
-"""``ghxbench view`` and ``ghxbench compare``: commands on run directories (``runs/<run_id>/``)."""
+"""``ghxbench compare``: two run directories (``runs/<run_id>/``), scenario by scenario."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -18,7 +16,7 @@ from pytest_ghxbench.cli.report import (
     UsageError,
     add_results_argument,
 )
-from pytest_ghxbench.records.store import LATEST, RunDir, RunNotFound, resolve_run
+from pytest_ghxbench.records.store import RunDir, RunNotFound, resolve_run
 
 if TYPE_CHECKING:
     from pytest_ghxbench.compare import Comparison
@@ -26,26 +24,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_compare_arguments",
-    "add_view_arguments",
     "compare_run_dirs",
     "read_run_table",
     "run_compare",
-    "run_view",
 ]
-
-
-def add_view_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "run",
-        nargs="?",
-        default=LATEST,
-        metavar="RUN",
-        help="run id or directory (default: latest)",
-    )
-    add_results_argument(parser)
-    parser.add_argument(
-        "--print", action="store_true", help="only print the report's path, never open a browser"
-    )
 
 
 def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,36 +91,6 @@ def compare_run_dirs(
         resamples=resamples,
         rules=parsed,
     )
-
-
-def _can_open_a_browser() -> bool:
-    # Without a display webbrowser falls back to text browsers that take over the terminal.
-    if sys.platform in ("darwin", "win32"):
-        return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def run_view(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
-    """Print (and where a browser can be opened, open) the run's ``report.html``, rendering it
-    first when the run has none yet."""
-    from pytest_ghxbench.htmlreport.run_report import write_run_report
-
-    out = out or sys.stdout
-    try:
-        run = _resolve(args.results, args.run)
-        if not run.report_html.is_file():
-            try:
-                write_run_report(run)
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
-    except UsageError as exc:
-        print(f"ghxbench view: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    path = run.report_html.resolve()
-    print(path, file=out)
-    if not args.print and _can_open_a_browser():
-        webbrowser.open(path.as_uri())
-    return EXIT_OK
 
 
 def run_compare(args: argparse.Namespace, *, out: TextIO | None = None) -> int:

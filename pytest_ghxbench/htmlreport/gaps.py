@@ -1,6 +1,6 @@
 """The page's "Where the sandbox diverged from GitHub" section: every sandbox gap of the run's
 rows (``sandbox_gaps``), by mode, kind and detail, with how many requests met it and in which
-items (linked to their transcripts)."""
+items (linked to their rows in the item table)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ class GapRow:
     detail: str
     count: int = 0
     items: list[tuple[str, str]] = field(default_factory=list)
-    """``(item name, anchor of its transcript)`` of the first :data:`ITEMS_SHOWN` items."""
+    """``(item name, anchor of its row in the item table)`` of the first :data:`ITEMS_SHOWN`
+    items."""
     more: int = 0
     """Items beyond those listed."""
 

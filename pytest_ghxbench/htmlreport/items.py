@@ -1,16 +1,23 @@
-"""Items and their transcripts, reduced to what the page shows (values formatted once, here).
+"""The run's items (one per row), reduced to what the page shows (values formatted once, here).
 
-The inputs are the on-disk JSON shapes, read leniently: a missing key, a ``null`` or a value of
-the wrong type is shown as "—" (and left out of the plots), never an exception. A runner-error
-row, for instance, has no ``cost`` or ``tool_calls`` key at all.
+The rows are read leniently: a missing key, a ``null`` or a value of the wrong type is shown as
+"—" (and left out of the plots), never an exception. A runner-error row, for instance, has no
+``cost`` or ``tool_calls`` key at all.
+
+The page does not hold the transcripts: each item links to its transcript records in the run
+directory (:attr:`ItemView.transcript_href`), which ``ghxbench view`` serves and the page's
+script shows on demand.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
 
 from pytest_ghxbench.htmlreport.formats import (
     as_int,
@@ -24,83 +31,25 @@ from pytest_ghxbench.records.row import RUNNER_ERROR
 
 __all__ = [
     "OUTCOME_LABELS",
-    "AttemptView",
-    "Checkpoint",
-    "Clipped",
     "ItemView",
-    "ToolCallView",
     "build_items",
+    "failed_items",
+    "item_rows",
     "mode_order",
 ]
 
 OUTCOME_LABELS: dict[str, str] = {"pass": "pass", "fail": "fail", "runner_error": "runner error"}
 UNKNOWN = "(unknown)"
 
-# Display limits (characters): the transcripts file keeps everything; the page shows the start.
-TOOL_TEXT_LIMIT = 4_000
-LONG_TEXT_LIMIT = 20_000
-REASON_LIMIT = 2_000  # the item table's reason (its transcript has the whole of it)
-
-
-@dataclass(frozen=True)
-class Clipped:
-    """A text shown up to a limit: ``text`` is the shown start, ``total`` the full length."""
-
-    text: str
-    total: int
-
-    @property
-    def truncated(self) -> bool:
-        return len(self.text) < self.total
-
-    @classmethod
-    def of(cls, value: Any, limit: int) -> Clipped | None:
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            value = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-        return cls(value[:limit], len(value))
-
-
-@dataclass(frozen=True)
-class ToolCallView:
-    name: str
-    ok: bool | None
-    duration: str
-    arguments: Clipped | None
-    output: Clipped | None
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    name: str
-    passed: bool | None
-    detail: str
-
-
-@dataclass(frozen=True)
-class AttemptView:
-    """One attempt (one transcript record) of an item."""
-
-    attempt: str
-    failure_kind: str | None
-    verdict: str
-    instructions: Clipped | None
-    prompt: Clipped | None
-    tool_calls: list[ToolCallView]
-    final_text: Clipped | None
-    usage: list[tuple[str, str]]
-    failures: list[str]
-    checkpoints: list[Checkpoint]
-    runner_error: str | None
-    traceback: Clipped | None
-    thread_stacks: list[Clipped]
-    has_adapter_transcript: bool
+# Display limits (characters): the row and the transcript keep everything.
+REASON_LIMIT = 1_000  # a failed item's reason in the failed-items table
+SHORT_REASON_LIMIT = 120  # the item table's reason column
+FAILURES_SHOWN = 200  # failed items listed with their reasons; the item table has them all
 
 
 @dataclass
 class ItemView:
-    """One benchmark item: its row's measurements and its attempts' transcripts."""
+    """One benchmark item: its row's measurements and where its transcript is."""
 
     index: int
     item_id: str
@@ -108,14 +57,18 @@ class ItemView:
     mode: str
     rep: int | None
     outcome: str
+    error_type: str | None
     reason: str
     latency_ms: float | None
     tokens_active: float | None
     tool_calls: float | None
     cost_usd: float | None
     transcript_file: str | None = None
-    has_row: bool = True
-    attempts: list[AttemptView] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The item id without its file: ``pr-view-001[ghx-r1]``."""
+        return self.item_id.rsplit("::", 1)[-1]
 
     @property
     def outcome_label(self) -> str:
@@ -130,6 +83,30 @@ class ItemView:
         return self.outcome == "pass"
 
     @property
+    def short_reason(self) -> str:
+        if len(self.reason) <= SHORT_REASON_LIMIT:
+            return self.reason
+        return self.reason[: SHORT_REASON_LIMIT - 1] + "…"
+
+    @property
+    def transcript_href(self) -> str | None:
+        """The item's transcript records, relative to the report (both live in the run
+        directory): its transcripts file with the item as a query, which ``ghxbench view``
+        answers with that item's records only (a plain file server, with the whole file)."""
+        if self.transcript_file is None:
+            return None
+        return f"{_quoted_path(self.transcript_file)}?item={quote(self.item_id, safe='')}"
+
+    @property
+    def link(self) -> Markup:
+        """The item's name, linking to its transcript records when it has some."""
+        name = escape(self.name)
+        href = self.transcript_href
+        if href is None:
+            return Markup(f'<span class="muted" title="no transcript recorded">{name}</span>')
+        return Markup(f'<a class="open-transcript" href="{escape(href)}">{name}</a>')
+
+    @property
     def cells(self) -> tuple[str, str, str, str]:
         return (
             fmt_seconds(self.latency_ms),
@@ -137,6 +114,11 @@ class ItemView:
             fmt_int(self.tool_calls),
             fmt_cost(self.cost_usd),
         )
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted_path(path: str) -> str:
+    return quote(path)  # a run has a transcripts file per process, shared by its items
 
 
 def mode_order(modes: Iterable[str], preferred: Sequence[str] = ()) -> list[str]:
@@ -182,48 +164,57 @@ def _reason(row: Mapping[str, Any], outcome: str) -> str:
         reason = str(error["message"])
     elif isinstance(row.get("failures"), list):
         reason = "; ".join(str(failure) for failure in row["failures"])
-    return reason[:REASON_LIMIT]
+    if len(reason) > REASON_LIMIT:
+        reason = reason[: REASON_LIMIT - 1] + "…"
+    return reason
 
 
-def build_items(
-    items: Sequence[Mapping[str, Any]],
-    transcripts: Sequence[Mapping[str, Any]],
-    modes: Sequence[str] = (),
-) -> tuple[list[ItemView], list[ItemView]]:
-    """The items (sorted by scenario, mode, repetition) and the transcripts whose item has no
-    row (same shape, ``has_row`` False), each with its attempts in order."""
-    groups: dict[str, list[Mapping[str, Any]]] = {}
-    for number, record in enumerate(transcripts):
-        if not isinstance(record, Mapping):
-            continue
-        key = as_text(record.get("item_id")) or f"(transcript {number + 1} without an item id)"
-        groups.setdefault(key, []).append(record)
-    views: list[ItemView] = []
-    for row in items:
-        if isinstance(row, Mapping):
-            views.append(_item(row, as_text(row.get("item_id")) or UNKNOWN))
+def build_items(items: Sequence[Mapping[str, Any]], modes: Sequence[str] = ()) -> list[ItemView]:
+    """The items, sorted by scenario, mode (``modes`` first) and repetition."""
+    views = [
+        _item(row, as_text(row.get("item_id")) or UNKNOWN)
+        for row in items
+        if isinstance(row, Mapping)
+    ]
     order = {mode: rank for rank, mode in enumerate(mode_order((v.mode for v in views), modes))}
     views.sort(key=lambda v: (v.scenario, order.get(v.mode, 0), v.rep or 0, v.item_id))
-    seen: set[str] = set()
-    for view in views:
-        view.attempts = _attempts(groups.get(view.item_id, ()))
-        seen.add(view.item_id)
-    orphans: list[ItemView] = []
-    for key, records in groups.items():
-        if key in seen:
-            continue
-        last_row = records[-1].get("row")
-        view = _item(last_row if isinstance(last_row, Mapping) else records[-1], key)
-        view.has_row = False
-        view.attempts = _attempts(records)
-        orphans.append(view)
-    for index, view in enumerate([*views, *orphans]):
+    for index, view in enumerate(views):
         view.index = index
-    return views, orphans
+    return views
+
+
+def item_rows(views: Sequence[ItemView]) -> Markup:
+    """The item table's rows: one per item, written here rather than by the template because
+    a run has thousands (the template engine costs several times as much per row). Every
+    value is escaped; the table's columns are item, scenario, mode, repetition, outcome,
+    latency, active tokens, tool calls, cost and the start of the reason."""
+    rows = []
+    for view in views:
+        item_id, mode, scenario = escape(view.item_id), escape(view.mode), escape(view.scenario)
+        outcome = escape(view.outcome)
+        latency, tokens, calls, cost = (escape(cell) for cell in view.cells)
+        rep = "—" if view.rep is None else view.rep
+        rows.append(
+            f'<tr id="{view.anchor}" data-item-id="{item_id}" data-mode="{mode}" '
+            f'data-scenario="{scenario}" data-outcome="{outcome}"><td>{view.link}</td>'
+            f"<td>{scenario}</td><td>{mode}</td><td>{rep}</td>"
+            f'<td><span class="outcome {outcome}">{escape(view.outcome_label)}</span></td>'
+            f"<td>{latency}</td><td>{tokens}</td><td>{calls}</td><td>{cost}</td>"
+            f"<td>{escape(view.short_reason)}</td></tr>\n"
+        )
+    return Markup("".join(rows))
+
+
+def failed_items(views: Sequence[ItemView]) -> tuple[list[ItemView], int]:
+    """The first :data:`FAILURES_SHOWN` items that did not pass, and how many more there are."""
+    failed = [view for view in views if view.outcome != "pass"]
+    return failed[:FAILURES_SHOWN], max(0, len(failed) - FAILURES_SHOWN)
 
 
 def _item(row: Mapping[str, Any], item_id: str) -> ItemView:
     outcome = row_outcome(row)
+    error = row.get("error")
+    pointer = row.get("transcript")
     return ItemView(
         index=0,
         item_id=item_id,
@@ -231,109 +222,25 @@ def _item(row: Mapping[str, Any], item_id: str) -> ItemView:
         mode=as_text(row.get("mode")) or UNKNOWN,
         rep=as_int(row.get("iteration")),
         outcome=outcome,
+        error_type=as_text(error.get("type")) if isinstance(error, Mapping) else None,
         reason=_reason(row, outcome),
         latency_ms=as_number(row.get("latency_ms_wall")),
         tokens_active=active_tokens(row),
         tool_calls=as_number(row.get("tool_calls")),
         cost_usd=as_number(row.get("cost")),
-        transcript_file=_transcript_file(row.get("transcript")),
+        transcript_file=_relative_file(pointer.get("file"))
+        if isinstance(pointer, Mapping)
+        else None,
     )
 
 
-def _transcript_file(pointer: Any) -> str | None:
-    """The file (relative to the run directory) a row's ``transcript`` pointer names."""
-    return as_text(pointer.get("file")) if isinstance(pointer, Mapping) else None
-
-
-def _attempts(records: Iterable[Mapping[str, Any]]) -> list[AttemptView]:
-    ordered = sorted(records, key=lambda record: as_int(record.get("attempt")) or 0)
-    return [_attempt(record) for record in ordered]
-
-
-def _attempt(record: Mapping[str, Any]) -> AttemptView:
-    verdict = record.get("verdict")
-    verdict = verdict if isinstance(verdict, Mapping) else {}
-    failures = verdict.get("failures")
-    checkpoints = verdict.get("checkpoints")
-    stacks = record.get("thread_stacks")
-    adapter_transcript = record.get("adapter_transcript")  # large (tool schemas): not shown
-    attempt = as_int(record.get("attempt"))
-    runner_error = record.get("runner_error")
-    return AttemptView(
-        attempt="?" if attempt is None else str(attempt),
-        failure_kind=as_text(record.get("failure_kind")),
-        verdict=_verdict_text(verdict, runner_error),
-        instructions=Clipped.of(record.get("instructions"), LONG_TEXT_LIMIT),
-        prompt=Clipped.of(record.get("prompt"), LONG_TEXT_LIMIT),
-        tool_calls=[_tool_call(call) for call in _list(record.get("tool_calls"))],
-        final_text=Clipped.of(record.get("final_text"), LONG_TEXT_LIMIT),
-        usage=_usage(record.get("row")),
-        failures=[str(failure) for failure in _list(failures)],
-        checkpoints=[_checkpoint(checkpoint) for checkpoint in _list(checkpoints)],
-        runner_error=None if runner_error is None else str(runner_error),
-        traceback=Clipped.of(record.get("traceback"), LONG_TEXT_LIMIT),
-        thread_stacks=[
-            clipped
-            for stack in _list(stacks)
-            if (clipped := Clipped.of(stack, LONG_TEXT_LIMIT)) is not None
-        ],
-        has_adapter_transcript=adapter_transcript not in (None, "", [], {}),
-    )
-
-
-def _verdict_text(verdict: Mapping[str, Any], runner_error: Any) -> str:
-    if runner_error is not None:
-        return "runner error"
-    if not verdict:
-        return "no verdict"
-    parts = [
-        "success" if verdict.get("success") is True else "no success",
-        "valid output" if verdict.get("output_valid") is True else "invalid output",
-    ]
-    return ", ".join(parts)
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _tool_call(call: Any) -> ToolCallView:
-    if not isinstance(call, Mapping):
-        return ToolCallView(UNKNOWN, None, "—", Clipped.of(call, TOOL_TEXT_LIMIT), None)
-    ok = call.get("ok")
-    return ToolCallView(
-        name=as_text(call.get("name")) or UNKNOWN,
-        ok=ok if isinstance(ok, bool) else None,
-        duration=fmt_seconds(as_number(call.get("duration_ms"))),
-        arguments=Clipped.of(call.get("arguments"), TOOL_TEXT_LIMIT),
-        output=Clipped.of(call.get("output"), TOOL_TEXT_LIMIT),
-    )
-
-
-def _checkpoint(checkpoint: Any) -> Checkpoint:
-    if not isinstance(checkpoint, Mapping):
-        return Checkpoint(str(checkpoint), None, "")
-    passed = checkpoint.get("passed")
-    return Checkpoint(
-        name=as_text(checkpoint.get("name")) or UNKNOWN,
-        passed=passed if isinstance(passed, bool) else None,
-        detail=as_text(checkpoint.get("detail")) or "",
-    )
-
-
-def _usage(row: Any) -> list[tuple[str, str]]:
-    """Tokens, cost and latency of the attempt's row, as label/value pairs."""
-    if not isinstance(row, Mapping):
-        return []
-    usage: list[tuple[str, str]] = []
-    tokens = row.get("tokens")
-    if isinstance(tokens, Mapping):
-        for key in ("input", "output", "reasoning", "cache_read", "cache_write", "total"):
-            if key in tokens:
-                usage.append((f"tokens {key.replace('_', ' ')}", fmt_int(tokens.get(key))))
-        usage.append(("tokens active", fmt_int(active_tokens(row))))
-    usage.append(("cost", fmt_cost(as_number(row.get("cost")))))
-    usage.append(("latency", fmt_seconds(as_number(row.get("latency_ms_wall")))))
-    usage.append(("tool calls", fmt_int(row.get("tool_calls"))))
-    usage.append(("api calls", fmt_int(row.get("api_calls"))))
-    return usage
+def _relative_file(value: Any) -> str | None:
+    """A row's transcript file if it is a plain path inside the run directory (the link must
+    never lead out of it: no absolute path, no ``..``, no ``//host``)."""
+    text = as_text(value)
+    if text is None or text.startswith("/") or "\\" in text:
+        return None
+    parts = text.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    return text

@@ -16,7 +16,13 @@ from markupsafe import Markup
 from pytest_ghxbench.htmlreport.formats import as_text, fmt_value
 from pytest_ghxbench.htmlreport.gaps import gap_section
 from pytest_ghxbench.htmlreport.intervals import forest_data
-from pytest_ghxbench.htmlreport.items import OUTCOME_LABELS, build_items, mode_order
+from pytest_ghxbench.htmlreport.items import (
+    OUTCOME_LABELS,
+    build_items,
+    failed_items,
+    item_rows,
+    mode_order,
+)
 from pytest_ghxbench.htmlreport.plots import (
     Plot,
     distributions_plot,
@@ -69,19 +75,18 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 def render_report(
     summary: Mapping[str, Any],
     items: Sequence[Mapping[str, Any]],
-    transcripts: Sequence[Mapping[str, Any]],
     *,
     comparison: Mapping[str, Any] | None = None,
     title: str | None = None,
 ) -> str:
     """The self-contained HTML page of one run.
 
-    ``summary`` is ``summary.json``, ``items`` the run's rows (one per benchmark item) and
-    ``transcripts`` the records of ``transcripts/<run_id>/*.jsonl`` (one per attempt), all as
-    parsed JSON; ``comparison``, when given, a run-over-run comparison to show as a table.
+    ``summary`` is ``summary.json`` and ``items`` the run's rows (one per benchmark item), both
+    as parsed JSON; ``comparison``, when given, a run-over-run comparison to show as a table.
+    The transcripts are not read: each item links to its records in the run directory.
     Missing or malformed parts are shown as missing (plots say "no data"), never raised.
     """
-    return render_context(page_context(summary, items, transcripts, comparison, title))
+    return render_context(page_context(summary, items, comparison, title))
 
 
 def render_context(context: Mapping[str, Any]) -> str:
@@ -92,7 +97,6 @@ def render_context(context: Mapping[str, Any]) -> str:
 def page_context(
     summary: Mapping[str, Any],
     items: Sequence[Mapping[str, Any]],
-    transcripts: Sequence[Mapping[str, Any]],
     comparison: Mapping[str, Any] | None = None,
     title: str | None = None,
 ) -> dict[str, Any]:
@@ -100,7 +104,7 @@ def page_context(
     summary = _mapping(summary)
     run = _mapping(summary.get("run"))
     summary_modes = list(_mapping(summary.get("modes")))
-    views, orphans = build_items(items, transcripts, summary_modes)
+    views = build_items(items, summary_modes)
     modes = mode_order([*summary_modes, *(view.mode for view in views)], summary_modes)
     item_modes = mode_order({view.mode for view in views}, modes)
     run_id = as_text(run.get("run_id")) or next(
@@ -112,6 +116,7 @@ def page_context(
         success_plot(views, item_modes),
     ]
     script = _asset("report.js")
+    failures, more_failures = failed_items(views)
     outcome_counts = {outcome: 0 for outcome in OUTCOME_LABELS}
     for view in views:
         outcome_counts[view.outcome] = outcome_counts.get(view.outcome, 0) + 1
@@ -128,7 +133,10 @@ def page_context(
         "comparison": comparison_table(comparison) if comparison is not None else None,
         "plots": plots,
         "items": views,
-        "orphans": orphans,
+        "item_rows": item_rows(views),
+        "failures": failures,
+        "more_failures": more_failures,
+        "run_id": run_id or "",
         "filter_modes": item_modes,
         "filter_scenarios": sorted({view.scenario for view in views}),
         "filter_outcomes": [
@@ -146,7 +154,6 @@ def write_report(
     path: Path,
     summary: Mapping[str, Any],
     items: Sequence[Mapping[str, Any]],
-    transcripts: Sequence[Mapping[str, Any]],
     *,
     comparison: Mapping[str, Any] | None = None,
     title: str | None = None,
@@ -154,7 +161,7 @@ def write_report(
     """Render the page and write it to ``path`` atomically (see
     :func:`~pytest_ghxbench.records.store.write_text_atomic`), so a reader never sees a
     half-written report."""
-    html = render_report(summary, items, transcripts, comparison=comparison, title=title)
+    html = render_report(summary, items, comparison=comparison, title=title)
     path = Path(path)
     write_text_atomic(path, html)
     return path

@@ -8,14 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.htmlreport.page import write_report
-from pytest_ghxbench.records.reading import read_items, read_transcripts
+from pytest_ghxbench.records.reading import read_items
 from pytest_ghxbench.records.store import RunDir
 
 __all__ = ["write_run_report"]
 
 
 def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = None) -> Path:
-    """Render ``report.html`` of ``run`` from its summary, items and transcripts.
+    """Render ``report.html`` of ``run`` from its summary and items (the page links to the
+    transcripts, it does not read them).
 
     ``ValueError`` when the run has no summary (it never finished)."""
     summary = run.read_summary()
@@ -26,7 +27,6 @@ def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = No
         run.report_html,
         data,
         list(items) if items is not None else read_items(run),
-        read_transcripts(run),
         comparison=data.get("comparison"),
         title=f"ghxbench {run.run_id}",
     )

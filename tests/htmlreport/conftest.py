@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.paths import REPO_ROOT
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.cli.view import RunServer
+    from pytest_ghxbench.records.store import RunDir
 
 # What the breaking adapter puts where the page must show text, not run it.
 HOSTILE = '<script>window.ghxPwned = 1</script><img src=x onerror="window.ghxPwned = 2">'
@@ -54,9 +60,11 @@ BREAKING_ADAPTER = textwrap.dedent(
 
 @dataclass(frozen=True)
 class RunFiles:
-    """A run's ``summary.json``, rows and transcript records, as the report takes them."""
+    """A run's ``summary.json`` and rows, as the report takes them, and its transcript records
+    (which the report links to)."""
 
     root: Path
+    run_dir: Path
     summary: dict[str, Any]
     items: list[dict[str, Any]]
     transcripts: list[dict[str, Any]]
@@ -70,7 +78,9 @@ def read_run(results: Path) -> RunFiles:
     run = resolve_run(results, LATEST)
     summary = run.read_summary()
     assert summary is not None, f"{run.path} has no summary.json"
-    return RunFiles(results, summary.to_json_dict(), read_items(run), read_transcripts(run))
+    return RunFiles(
+        results, run.path, summary.to_json_dict(), read_items(run), read_transcripts(run)
+    )
 
 
 class PluginRun:
@@ -177,3 +187,32 @@ def default_run(plugin_results: dict[str, Path]) -> RunFiles:
 def breaking_run(plugin_results: dict[str, Path]) -> RunFiles:
     """The default set in agent_direct and ghx, once each, with some items broken."""
     return read_run(plugin_results["breaking"])
+
+
+def copy_run(run: RunFiles, project: Path) -> RunDir:
+    """A copy of ``run``'s directory as the latest run of ``project``, with its report
+    rendered by this checkout (the runs above may have been made by an installed copy)."""
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
+    from pytest_ghxbench.records.store import RunDir, point_latest
+
+    copy = RunDir(project / ".ghxbench" / "runs" / run.run_dir.name)
+    shutil.copytree(run.run_dir, copy.path)
+    point_latest(project / ".ghxbench", copy)
+    write_run_report(copy)
+    return copy
+
+
+@contextlib.contextmanager
+def serving(run: RunDir) -> Iterator[RunServer]:
+    """``ghxbench view``'s server for ``run`` on loopback, answering in a thread."""
+    from pytest_ghxbench.cli.view import serve_run
+
+    server = serve_run(run)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=30)

@@ -1,4 +1,5 @@
-"""The report in a real browser: Debian's chromium, headless, driven by its chromedriver.
+"""The report in a real browser: Debian's chromium, headless, driven by its chromedriver; opened
+as a file, and served by ``ghxbench view``'s server, which its transcript panel reads.
 
 Skipped (with the reason) when chromium or chromedriver is not installed, unless
 ``GHXBENCH_REQUIRE_BROWSER=1`` (as in CI), which turns the skip into a failure. The driver is
@@ -16,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.htmlreport import write_report
-from tests.htmlreport.conftest import HOSTILE, RunFiles
+from tests.htmlreport.conftest import HOSTILE, RunFiles, copy_run, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -78,11 +78,15 @@ def test_a_missing_browser_skips_unless_required(
         require_browser()
 
 
-def open_report(driver: Any, path: Path) -> list[dict[str, Any]]:
+def open_report(driver: Any, url: str) -> list[dict[str, Any]]:
     """Load the page; returns its SEVERE console entries (the log is drained by reading it)."""
     driver.get_log("browser")  # drop what an earlier page left
-    driver.get(path.as_uri())
+    driver.get(url)
     driver.execute_script("return document.readyState")
+    return severe(driver)
+
+
+def severe(driver: Any) -> list[dict[str, Any]]:
     return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
 
 
@@ -102,13 +106,26 @@ def choose(driver: Any, select_id: str, value: str) -> None:
     Select(driver.find_element(By.ID, select_id)).select_by_value(value)
 
 
+def open_transcript(driver: Any, item_id: str, wait_for: str = "section.attempt") -> Any:
+    """Click the item's link in the item table; the panel once ``wait_for`` shows in it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    row = driver.find_element(By.CSS_SELECTOR, f'#items tr[data-item-id="{item_id}"]')
+    row.find_element(By.CSS_SELECTOR, "a.open-transcript").click()
+    panel = driver.find_element(By.ID, "transcript")
+    WebDriverWait(driver, 30).until(
+        lambda d: panel.find_elements(By.CSS_SELECTOR, f"#transcript-body {wait_for}")
+    )
+    assert panel.is_displayed()
+    return panel
+
+
 def test_the_report_works_in_chromium(browser: Any, default_run: RunFiles, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    report = write_report(
-        tmp_path / "report.html", default_run.summary, default_run.items, default_run.transcripts
-    )
-    assert open_report(browser, report) == []
+    run = copy_run(default_run, tmp_path)
+    assert open_report(browser, run.report_html.as_uri()) == []
     browser.save_screenshot(str(tmp_path / "report-top.png"))
 
     # the plots render: each figure's SVG has a real size and drawn content
@@ -116,7 +133,7 @@ def test_the_report_works_in_chromium(browser: Any, default_run: RunFiles, tmp_p
         svg = browser.find_element(By.CSS_SELECTOR, f'figure[data-plot="{name}"] svg')
         box = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", svg)
         assert box["width"] > 100 and box["height"] > 100, (name, box)
-        assert len(svg.find_elements(By.CSS_SELECTOR, "path")) > 5, name
+        assert len(svg.find_elements(By.CSS_SELECTOR, "line, rect, circle, path")) > 5, name
     browser.find_element(By.ID, "plots").screenshot(str(tmp_path / "report-plots.png"))
 
     # the tables render
@@ -135,34 +152,44 @@ def test_the_report_works_in_chromium(browser: Any, default_run: RunFiles, tmp_p
     shown = visible_rows(browser)
     assert len(shown) == per_mode["mcp"] and {row["mode"] for row in shown} == {"mcp"}
     assert count.text == str(per_mode["mcp"])
-    hidden_groups = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#transcripts details.item'))"
-        ".filter(d => d.getClientRects().length === 0).map(d => d.dataset.mode)"
-    )
-    assert len(hidden_groups) == len(default_run.items) - per_mode["mcp"]
-    assert "mcp" not in hidden_groups
     choose(browser, "filter-outcome", "runner_error")
     assert visible_rows(browser) == [] and count.text == "0"
     browser.find_element(By.ID, "filter-reset").click()
     assert len(visible_rows(browser)) == len(default_run.items)
     assert count.text == str(len(default_run.items))
 
-    # an item's link opens its transcript, with its tool calls and answer
-    link = browser.find_element(By.CSS_SELECTOR, "#items a.open-transcript")
-    target = link.get_attribute("href").split("#", 1)[1]
-    details = browser.find_element(By.ID, target)
-    assert details.get_attribute("open") is None
-    link.click()
-    assert details.get_attribute("open") == "true"
-    attempt = details.find_element(By.CSS_SELECTOR, "section.attempt")
-    assert attempt.is_displayed() and "Final answer" in attempt.text
-    assert details.find_element(By.CSS_SELECTOR, "ol.tool-calls li").is_displayed()
-    browser.save_screenshot(str(tmp_path / "report-transcript.png"))
-    # and clicking a transcript's summary expands it too
-    other = browser.find_elements(By.CSS_SELECTOR, "#transcripts details.item")[-1]
-    other.find_element(By.TAG_NAME, "summary").click()
-    assert other.get_attribute("open") == "true"
-    assert open_report(browser, report) == []  # reloading logs nothing either
+    # opened as a file, the page cannot read transcripts: an item's link says how to
+    item_id = str(default_run.transcripts[0]["item_id"])
+    panel = open_transcript(browser, item_id, wait_for="p")
+    assert f"ghxbench view {run.run_id}" in panel.text
+    assert severe(browser) == []
+
+    # served by ghxbench view, an item's link opens its transcript in the panel
+    record = default_run.transcripts[0]
+    with serving(run) as server:
+        assert open_report(browser, server.url + "report.html") == []
+        assert browser.find_element(By.ID, "transcript").is_displayed() is False
+        panel = open_transcript(browser, item_id)
+        assert item_id in panel.find_element(By.ID, "transcript-item").text
+        attempt = panel.find_element(By.CSS_SELECTOR, "section.attempt")
+        assert "Attempt 1: success, valid output" in attempt.text
+        call = panel.find_element(By.CSS_SELECTOR, "ol.tool-calls li")
+        assert call.is_displayed() and record["tool_calls"][0]["name"] in call.text
+        assert record["final_text"][:40] in attempt.text
+        assert "tokens active" in attempt.text
+        browser.save_screenshot(str(tmp_path / "report-transcript.png"))
+        # the address names the item: loading it again opens the same transcript
+        assert "#transcript=" in browser.current_url
+        assert open_report(browser, browser.current_url) == []
+        panel = open_transcript(browser, item_id)
+        assert record["final_text"][:40] in panel.text
+        browser.find_element(By.ID, "transcript-close").click()
+        assert not panel.is_displayed() and "#transcript=" not in browser.current_url
+        # another item, from the table's last row
+        last = str(default_run.items[-1]["item_id"])
+        panel = open_transcript(browser, last)
+        assert last in panel.find_element(By.ID, "transcript-item").text
+        assert severe(browser) == []
 
 
 def test_transcript_markup_does_not_run_in_chromium(
@@ -170,20 +197,31 @@ def test_transcript_markup_does_not_run_in_chromium(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    report = write_report(
-        tmp_path / "report.html",
-        breaking_run.summary,
-        breaking_run.items,
-        breaking_run.transcripts,
-    )
-    assert open_report(browser, report) == []
-    browser.find_element(By.ID, "expand-visible").click()
-    assert browser.execute_script("return window.ghxPwned === undefined")
-    assert browser.find_elements(By.CSS_SELECTOR, "#transcripts img") == []
-    assert HOSTILE in browser.find_element(By.ID, "transcripts").text
-    choose(browser, "filter-outcome", "runner_error")
-    rows = visible_rows(browser)
-    assert len(rows) == 2 and {row["outcome"] for row in rows} == {"runner_error"}
-    forest = browser.find_element(By.CSS_SELECTOR, 'figure[data-plot="forest"]')
-    assert "No data for this plot" in forest.text
-    browser.save_screenshot(str(tmp_path / "breaking.png"))
+    run = copy_run(breaking_run, tmp_path)
+    failed = {
+        (item["scenario_id"], item["mode"]): str(item["item_id"])
+        for item in breaking_run.items
+        if not item["success"]
+    }
+    with serving(run) as server:
+        assert open_report(browser, server.url + "report.html") == []
+        assert HOSTILE in browser.find_element(By.ID, "failures").text  # reasons, as text
+        # an adapter that raised: its runner error and traceback, shown as text
+        panel = open_transcript(browser, failed["repo-view-001", "ghx"])
+        assert "Runner error:" in panel.text and "adapter_bug" in panel.text
+        assert HOSTILE in panel.text
+        assert "Traceback" in panel.find_element(By.CSS_SELECTOR, "details[open]").text
+        # an answer that is markup: shown as the answer, judged a wrong answer
+        panel = open_transcript(browser, failed["pr-view-001", "agent_direct"])
+        assert "wrong_answer" in panel.text and HOSTILE in panel.text
+        assert panel.find_elements(By.CSS_SELECTOR, "ul.failures li")
+        assert browser.execute_script("return window.ghxPwned === undefined")
+        assert browser.find_elements(By.CSS_SELECTOR, "img") == []
+        browser.find_element(By.ID, "transcript-close").click()
+        choose(browser, "filter-outcome", "runner_error")
+        rows = visible_rows(browser)
+        assert len(rows) == 2 and {row["outcome"] for row in rows} == {"runner_error"}
+        forest = browser.find_element(By.CSS_SELECTOR, 'figure[data-plot="forest"]')
+        assert "No data for this plot" in forest.text
+        browser.save_screenshot(str(tmp_path / "breaking.png"))
+        assert severe(browser) == []

@@ -26,7 +26,7 @@ def row(mode: str, rep: int, *gaps: dict[str, Any]) -> dict[str, Any]:
 
 def page(items: list[dict[str, Any]], backend: str = "sandbox") -> Node:
     summary = {"run": {"run_id": "r1", "backend": backend}, "modes": {}}
-    return parse(render_report(summary, items, []))
+    return parse(render_report(summary, items))
 
 
 def table(section: Node) -> list[list[str]]:

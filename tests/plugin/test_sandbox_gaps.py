@@ -185,7 +185,11 @@ def test_report_html_lists_them_by_mode_kind_and_detail(run: dict[str, Any]) -> 
          "pr-view-001[ghx-r1]"],
     ]  # fmt: skip
     link = section.by_id("gaps").find_all("a")[0].attrs["href"]
-    assert link is not None and page.by_id(link.lstrip("#")).tag == "details"
+    assert link is not None
+    row = page.by_id(link.lstrip("#"))  # the item's row in the item table
+    assert row.tag == "tr" and str(row.attrs["data-item-id"]).endswith(
+        "pr-view-001[agent_direct-r1]"
+    )
 
 
 def test_a_backend_without_the_notion_gives_rows_without_gaps(pytester: pytest.Pytester) -> None:

@@ -78,6 +78,25 @@ def test_resume_runs_exactly_the_missing_items_and_the_run_then_passes(
     assert report.ret == 0, report.stdout.str() + report.stderr.str()
 
 
+def test_resume_alone_continues_the_run_as_it_was_started(pytester: pytest.Pytester) -> None:
+    run = _stopped_run(pytester)
+    result = pytester.runpytest(f"--ghx-resume={run}")  # modes, reps and the gate from run.json
+    assert result.ret == 0, result.stdout.str()
+    result.assert_outcomes(passed=6, deselected=18)
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["run"]["completeness"]["complete"] and summary["gate"]["passed"]
+    assert "gate verify_pr" in result.stdout.str()
+
+
+def test_resume_alone_of_no_run_names_what_it_could_not_read(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, SCENARIOS, behaviour={"*": EFFICIENT})
+    result = pytester.runpytest("--ghx-resume=nowhere")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--ghx-resume=nowhere: cannot read the run's modes from *run.json*"]
+    )
+
+
 def test_resuming_a_finished_run_runs_nothing_and_recomputes_it(
     pytester: pytest.Pytester,
 ) -> None:
