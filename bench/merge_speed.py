@@ -38,7 +38,7 @@ from report_speed import MODES
 
 from pytest_ghxbench.run.integrity import RowsSeal
 from pytest_ghxbench.run.plan import make_plan
-from pytest_ghxbench.run.shard import ShardSpec
+from pytest_ghxbench.shard_spec import ShardSpec
 
 PLAN_SCENARIOS = 100
 PLAN_MODES = ("agent_direct", "ghx")

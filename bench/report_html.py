@@ -5,8 +5,8 @@ items (20 scenarios, one mode) and reports, for the code of this checkout and, w
 ``--before DIR`` (an unpacked older commit, e.g. ``git archive main | tar -x -C DIR``), for
 that code too, side by side: the session's CPU time (user + system, median of ``--rounds``
 sessions), the CPU time of writing the run's report.html in a fresh process that has loaded
-what a session has (``runlog.reading.write_run_report``: reading the rows, rendering, writing;
-median of ``--rounds``), that share of the session's CPU, and the page's size.
+what a session has (``htmlreport.run_report.write_run_report``: reading the rows, rendering,
+writing; median of ``--rounds``), that share of the session's CPU, and the page's size.
 
     python bench/report_html.py --items 2000 --items 10000 --before /tmp/old [--rounds 3]
 
@@ -42,8 +42,8 @@ REPO = Path(__file__).resolve().parents[1]
 def read_run(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     """Summary and rows of the latest run in ``results``, and its transcripts' size in bytes
     (the report links to them; it does not read them)."""
-    from pytest_ghxbench.runlog.reading import read_items
-    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+    from pytest_ghxbench.records.reading import read_items
+    from pytest_ghxbench.records.store import LATEST, resolve_run
 
     run = resolve_run(results, LATEST)
     summary = run.read_summary()
@@ -124,8 +124,12 @@ MEASURE_REPORT = """
 import json, sys, time
 from pathlib import Path
 import pytest_ghxbench.run.session_plugin  # loaded by every benchmark session already
-from pytest_ghxbench.runlog.reading import write_run_report
-from pytest_ghxbench.runlog.store import LATEST, resolve_run
+try:
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
+    from pytest_ghxbench.records.store import LATEST, resolve_run
+except ImportError:  # a tree from before records/ (issue 24's layers)
+    from pytest_ghxbench.runlog.reading import write_run_report
+    from pytest_ghxbench.runlog.store import LATEST, resolve_run
 
 run = resolve_run(Path(sys.argv[1]), LATEST)
 cpu = time.process_time()

@@ -17,7 +17,7 @@ from pytest_ghxbench.api import (
 )
 
 if TYPE_CHECKING:
-    from pytest_ghxbench.metrics.row import Row
+    from pytest_ghxbench.records.row import Row
 
 __version__ = "0.1.0"
 
@@ -26,7 +26,7 @@ def __getattr__(name: str) -> Any:
     # `Row` pulls in pydantic; the plugin entry point imports this package in every pytest run,
     # so the row model loads only when someone asks for it.
     if name == "Row":
-        from pytest_ghxbench.metrics.row import Row
+        from pytest_ghxbench.records.row import Row
 
         return Row
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_ghxbench.api import Adapter, Backend
-    from pytest_ghxbench.metrics.row import Row
+    from pytest_ghxbench.records.row import Row
 
 
 @pytest.hookspec

@@ -11,14 +11,12 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
+from pytest_ghxbench.shard_spec import ShardSpec, ShardSpecError, parse_shard
 from pytest_ghxbench.suite import shipped_suite
-
-if TYPE_CHECKING:
-    from pytest_ghxbench.run.shard import ShardSpec
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -401,8 +399,6 @@ def _shard(given: _Given) -> ShardSpec | None:
     raw = given.text("shard")
     if raw is None:
         return None
-    from pytest_ghxbench.run.shard import ShardSpecError, parse_shard
-
     try:
         return parse_shard(raw)
     except ShardSpecError as exc:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.ghx import run_capability
-from pytest_ghxbench.github.client import GitHubClient
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.sandbox.api.server import ApiServer
 from pytest_ghxbench.sandbox.state import World
 
@@ -41,7 +41,7 @@ def run_on_world(world: World, task: str, input: Mapping[str, Any]) -> dict[str,
 def serves_pending_reviews() -> bool:
     """Whether the sandbox accepts a pending review (``addPullRequestReview`` without an
     event), with which the MCP server's only way to comment on a line of a diff starts."""
-    from pytest_ghxbench.github.client import GitHubError
+    from pytest_ghxbench.ghx.client import GitHubError
     from pytest_ghxbench.sandbox.manifest import fresh_world
 
     world = fresh_world()

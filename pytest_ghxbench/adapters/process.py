@@ -1,6 +1,6 @@
 """What a CLI agent process is started with: a scrubbed environment, its secrets (to redact),
-its working directory, the runtime's executable and version, MCP server commands and
-launchers.
+its working directory, the runtime's executable and version, and the MCP server command its
+backend names (which a backend writes with :mod:`pytest_ghxbench.backends.launcher`).
 
 Running the process to its deadline is :mod:`pytest_ghxbench.adapters.agent_process`.
 """
@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pytest_ghxbench.backends.launcher import MCP_COMMAND_ENV, command_words
 
 if TYPE_CHECKING:
     from pytest_ghxbench.api import RunRequest
@@ -22,7 +23,7 @@ __all__ = [
     "BASE_ENV_KEYS",
     "adapter_table",
     "backend_mcp_command",
-    "command_words",
+    "command_words",  # from backends.launcher: adapters read configured commands with it
     "executable_version",
     "locate_runtime",
     "mcp_server_command",
@@ -112,41 +113,6 @@ def executable_version(path: str, timeout_s: float = 15.0) -> str | None:
         return None
     text = (done.stdout or done.stderr).decode("utf-8", errors="replace").strip()
     return text.splitlines()[0] if text and done.returncode == 0 else None
-
-
-MCP_COMMAND_ENV = "GHXBENCH_MCP_COMMAND"
-"""Set by a backend whose items need a particular MCP server (a launcher of GitHub's MCP server
-with the item's token, see :func:`write_launcher`): a shell-quoted command line."""
-
-
-def write_launcher(
-    path: Path,
-    variables: Mapping[str, str],
-    command: Sequence[str],
-    *,
-    pass_arguments: bool = False,
-) -> Path:
-    """Write a shell script (mode 0700: only its owner reads it) that exports ``variables`` and
-    execs ``command`` (with the script's own arguments when ``pass_arguments``). This is how a
-    backend hands an MCP server its token without putting it on a command line, in a runtime's
-    configuration or in the agent's environment."""
-    lines = ["#!/bin/sh"]
-    for name, value in variables.items():
-        lines += [f"{name}={shlex.quote(value)}", f"export {name}"]
-    lines.append("exec " + shlex.join(command) + (' "$@"' if pass_arguments else ""))
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
-    return path
-
-
-def command_words(value: object) -> list[str] | None:
-    """A configured command line, given as a string (split as a shell would) or a list of
-    strings, as its words; ``None`` when it is neither, or empty."""
-    words = shlex.split(value) if isinstance(value, str) else value
-    if isinstance(words, list) and words and all(isinstance(word, str) for word in words):
-        return words
-    return None
 
 
 def backend_mcp_command(env: Mapping[str, str]) -> list[str] | None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_ghxbench.api import Adapter, Backend, BackendSession, RunRequest, RunResult
+from pytest_ghxbench.api import Adapter, Backend, RunRequest, RunResult
 
 ADAPTER_ENTRY_POINT_GROUP = "pytest_ghxbench.adapters"
 BACKEND_ENTRY_POINT_GROUP = "pytest_ghxbench.backends"
@@ -39,31 +38,6 @@ class LazyAdapter:
 
     def __getattr__(self, attribute: str) -> Any:
         # preflight, close, model, tool_surface_tokens...: whatever the implementation offers
-        if attribute.startswith("_"):
-            raise AttributeError(attribute)
-        return getattr(self._target(), attribute)
-
-
-class LazyBackend:
-    """A backend whose implementation is imported only once it is used (see LazyAdapter)."""
-
-    def __init__(self, name: str, load: Callable[[], Backend]) -> None:
-        self.name = name
-        self._load = load
-        self._backend: Backend | None = None
-
-    def _target(self) -> Backend:
-        if self._backend is None:
-            self._backend = self._load()
-        return self._backend
-
-    def manifest(self) -> Mapping[str, Any] | None:
-        return self._target().manifest()
-
-    def open_session(self, item_id: str, workdir: Path, mode: str | None = None) -> BackendSession:
-        return open_backend_session(self._target(), item_id, workdir, mode)
-
-    def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("_"):
             raise AttributeError(attribute)
         return getattr(self._target(), attribute)
@@ -140,23 +114,3 @@ def choose(kind: str, name: str, available: dict[str, Any], option: str) -> Any:
         )
         raise pytest.UsageError(f"ghxbench: unknown {kind} {name!r} for {option}; valid: {choices}")
     return available[name]
-
-
-def open_backend_session(
-    backend: Backend, item_id: str, workdir: Path, mode: str | None
-) -> BackendSession:
-    """``backend.open_session`` for an item of ``mode``: passed as ``mode=`` to backends whose
-    ``open_session`` takes it (the built-in ones), left out for those written before it."""
-    if mode is not None and _takes_mode(backend.open_session):
-        return backend.open_session(item_id, workdir, mode=mode)  # type: ignore[call-arg]
-    return backend.open_session(item_id, workdir)
-
-
-def _takes_mode(method: Callable[..., Any]) -> bool:
-    try:
-        parameters = inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-    return "mode" in parameters or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
-    )

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pytest_ghxbench.cli.fixtures import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.github.backend import BackendConfigError, GitHubSettings
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 from pytest_ghxbench.options import read_tool_table
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pytest_ghxbench.cli.report import EXIT_USAGE, UsageError, add_results_argument
-from pytest_ghxbench.runlog.store import RunDir, point_latest, runs_root, write_text_atomic
+from pytest_ghxbench.records.store import RunDir, point_latest, runs_root, write_text_atomic
 
 __all__ = ["add_merge_arguments", "run_merge"]
 
@@ -55,8 +55,8 @@ def _out_dir(args: argparse.Namespace, run_id: str) -> RunDir:
 
 
 def _merge(args: argparse.Namespace, err: TextIO) -> tuple[dict[str, Any], int, str, RunDir]:
+    from pytest_ghxbench.records.store import new_run_id
     from pytest_ghxbench.run.merge import MergeError, merged_plan, read_sources, write_merged_rows
-    from pytest_ghxbench.runlog.store import new_run_id
 
     try:
         sources = read_sources(args.runs)
@@ -92,7 +92,7 @@ def _summarize(
     from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES, Profile
     from pytest_ghxbench.metrics.summary import build_summary
     from pytest_ghxbench.metrics.table import RowTable
-    from pytest_ghxbench.report.jsonl import read_row_records
+    from pytest_ghxbench.records.jsonl import read_row_records
     from pytest_ghxbench.run.integrity import seal_summary
     from pytest_ghxbench.run.verdict import compute_exit_status, withhold_pass
 
@@ -187,9 +187,9 @@ def _tool_surface(summary: dict[str, Any], sources: Sequence[Any]) -> None:
 def _write_outputs(
     out: RunDir, summary: dict[str, Any], results: Path, *, report: bool = True
 ) -> list[str]:
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
+    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.report.markdown import render_markdown
-    from pytest_ghxbench.runlog.models import RunSummary
-    from pytest_ghxbench.runlog.reading import write_run_report
 
     document = RunSummary.model_validate(summary)
     out.write_summary(document)
@@ -213,8 +213,8 @@ def run_merge(
     args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Merge; the exit status is the merged run's verdict (0 passed, 1 not), 4 on bad input."""
+    from pytest_ghxbench.records.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.gaps import gap_lines
-    from pytest_ghxbench.report.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
 
     out = out or sys.stdout

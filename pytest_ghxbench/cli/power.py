@@ -86,7 +86,7 @@ def _validate(args: argparse.Namespace) -> None:
 def _estimate(args: argparse.Namespace, err: TextIO) -> tuple[PowerEstimate, int, int]:
     from pytest_ghxbench.metrics.power import estimate_power
     from pytest_ghxbench.metrics.table import RowTable
-    from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
+    from pytest_ghxbench.records.jsonl import RowSourceError, read_row_records
 
     _validate(args)
     paths, runs = row_sources(args)

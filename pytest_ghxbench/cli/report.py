@@ -14,9 +14,9 @@ from pytest_ghxbench.cli.report_args import add_report_arguments, add_results_ar
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.profiles import Profile
     from pytest_ghxbench.metrics.table import RowTable
-    from pytest_ghxbench.report.importers import ReadProblem
-    from pytest_ghxbench.report.jsonl import RunFields
-    from pytest_ghxbench.runlog.store import RunDir
+    from pytest_ghxbench.records.importers import ReadProblem
+    from pytest_ghxbench.records.jsonl import RunFields
+    from pytest_ghxbench.records.store import RunDir
 
 __all__ = [
     "UsageError",
@@ -185,7 +185,7 @@ class _Outcome(NamedTuple):
 
 def row_sources(args: argparse.Namespace) -> tuple[list[str], list[RunDir]]:
     """The paths to read, and the run directories among them (named by id, path or --latest)."""
-    from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
+    from pytest_ghxbench.records.store import LATEST, RunDir, RunNotFound, resolve_run
 
     refs = [*args.rows, *([LATEST] if args.latest else [])]
     if not refs:
@@ -260,9 +260,9 @@ def _refuse_overwriting_inputs(args: argparse.Namespace, files: Sequence[Path]) 
 def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     """Read, summarize, gate and write the requested files; ``UsageError`` on bad input."""
     from pytest_ghxbench.metrics.table import RowTable
-    from pytest_ghxbench.report.jsonl import RowSourceError, read_row_records
+    from pytest_ghxbench.records.jsonl import RowSourceError, read_row_records
+    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.report.markdown import render_markdown
-    from pytest_ghxbench.runlog.models import RunSummary
 
     if args.resamples < 1:
         raise UsageError("--resamples must be at least 1")
@@ -313,7 +313,7 @@ def _withhold_for_unfinished_runs(
 ) -> None:
     """An incomplete or unfinished run never reads as a pass: the gate recomputed from its
     rows is marked failed (its checks stay as computed), after a WARNING line per run."""
-    from pytest_ghxbench.runlog.reading import unfinished_runs
+    from pytest_ghxbench.records.reading import unfinished_runs
 
     warnings, completeness = unfinished_runs(files)
     if completeness is not None:
@@ -377,8 +377,8 @@ def run_report(
     0: done (and, with ``--gate``, the gate passed); 1: ``--gate`` and the gate failed or was
     not evaluated; 4: usage error (unknown profile, missing path, no readable rows).
     """
+    from pytest_ghxbench.records.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.gaps import gap_lines
-    from pytest_ghxbench.report.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
 
     out = out or sys.stdout

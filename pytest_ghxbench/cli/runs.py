@@ -16,7 +16,7 @@ from pytest_ghxbench.cli.report import (
     UsageError,
     add_results_argument,
 )
-from pytest_ghxbench.runlog.store import RunDir, RunNotFound, resolve_run
+from pytest_ghxbench.records.store import RunDir, RunNotFound, resolve_run
 
 if TYPE_CHECKING:
     from pytest_ghxbench.compare import Comparison
@@ -62,7 +62,7 @@ def _resolve(results: Path, ref: str) -> RunDir:
 def read_run_table(run: RunDir) -> RowTable:
     """The run's rows as a :class:`RowTable`; malformed lines are a usage error naming them."""
     from pytest_ghxbench.metrics.table import RowTable
-    from pytest_ghxbench.report.jsonl import read_row_records
+    from pytest_ghxbench.records.jsonl import read_row_records
 
     result = read_row_records([run.rows_path])
     if result.problems:

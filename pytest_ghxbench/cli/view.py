@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
 from pytest_ghxbench.cli.report import EXIT_OK, EXIT_USAGE, UsageError, add_results_argument
-from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
+from pytest_ghxbench.records.store import LATEST, RunDir, RunNotFound, resolve_run
 
 __all__ = ["RunServer", "add_view_arguments", "run_view", "serve_run"]
 
@@ -116,7 +116,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
     def _send_item(self, item_id: str) -> None:
-        from pytest_ghxbench.runlog.reading import item_transcript
+        from pytest_ghxbench.records.reading import item_transcript
 
         body = item_transcript(self.run, item_id)
         self.send_response(HTTPStatus.OK)
@@ -155,7 +155,7 @@ def _can_open_a_browser() -> bool:
 
 def _report(args: argparse.Namespace) -> RunDir:
     """The run, with its report rendered if it has none yet."""
-    from pytest_ghxbench.runlog.reading import write_run_report
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
 
     try:
         run = resolve_run(args.results, args.run)

@@ -4,7 +4,7 @@ text renderings. Pure computation: reading runs from disk is the caller's busine
 
 from __future__ import annotations
 
-from pytest_ghxbench.compare.compute import compare_runs, newcombe_interval
+from pytest_ghxbench.compare.compute import compare_runs
 from pytest_ghxbench.compare.model import (
     ALL_METRICS,
     EFFICIENCY_METRICS,
@@ -38,6 +38,5 @@ __all__ = [
     "failures",
     "format_comparison",
     "format_comparison_markdown",
-    "newcombe_interval",
     "parse_fail_rule",
 ]

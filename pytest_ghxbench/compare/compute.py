@@ -22,7 +22,6 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
@@ -39,14 +38,14 @@ from pytest_ghxbench.metrics.bootstrap import row_medians_ignoring_nan, sample_b
 from pytest_ghxbench.metrics.stats import (
     FloatArray,
     median,
+    newcombe_interval,
     rate_percent,
     sorted_median,
     sorted_percentile,
-    wilson_interval,
 )
 from pytest_ghxbench.metrics.table import BoolArray, RowTable
 
-__all__ = ["MIN_ROWS_FOR_INTERVAL", "compare_runs", "newcombe_interval"]
+__all__ = ["MIN_ROWS_FOR_INTERVAL", "compare_runs"]
 
 # Fewer rows than this on a side: no interval (a single row has no spread to resample).
 MIN_ROWS_FOR_INTERVAL = 2
@@ -319,20 +318,3 @@ def _success_entry(
         n=len(after),
         note=note,
     )
-
-
-def newcombe_interval(
-    base_successes: int, base_runs: int, successes: int, runs: int, confidence: float = 0.95
-) -> tuple[float, float]:
-    """Newcombe's hybrid score interval of the success-rate difference (after - before), in
-    percentage points (Newcombe 1998, method 10: the two Wilson score intervals combined)."""
-    if base_runs < 1 or runs < 1:
-        raise ValueError("a success-rate interval needs at least one row on each side")
-    z = NormalDist().inv_cdf((1 + confidence) / 2)
-    p1, p2 = base_successes / base_runs, successes / runs
-    low1, high1 = wilson_interval(base_successes, base_runs, z)
-    low2, high2 = wilson_interval(successes, runs, z)
-    difference = p2 - p1
-    low = difference - math.sqrt((p2 - low2) ** 2 + (high1 - p1) ** 2)
-    high = difference + math.sqrt((high2 - p2) ** 2 + (p1 - low1) ** 2)
-    return 100 * max(-1.0, low) + 0.0, 100 * min(1.0, high) + 0.0

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_ghxbench import bounded_json
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import (
     Capability,
     all_capabilities,
     get_capability,
     run_capability,
 )
-from pytest_ghxbench.github.client import GitHubClient
 
 __all__ = [
     "EXIT_ERROR",

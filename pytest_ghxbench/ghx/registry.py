@@ -3,13 +3,13 @@
 A capability is an id (``issue.comments.list``), a one-line description, a JSON Schema for its
 input, the route it reports (``cli``, ``graphql`` or ``rest``, as the TypeScript harness's
 scenarios expect) and a handler ``handler(client, input) -> data`` that makes REST or GraphQL
-requests through a :class:`~pytest_ghxbench.github.client.GitHubClient`. The modules of
+requests through a :class:`~pytest_ghxbench.ghx.client.GitHubClient`. The modules of
 :mod:`pytest_ghxbench.ghx.capabilities` register theirs with :func:`capability`; they are
 imported the first time the registry is consulted.
 
 :func:`run_capability` validates the input, runs the handler and wraps the outcome in the result
 envelope ``{"ok", "data", "error", "meta"}``. Handlers fail by raising :class:`CapabilityError`;
-a :class:`~pytest_ghxbench.github.client.GitHubError` a handler lets through becomes the error
+a :class:`~pytest_ghxbench.ghx.client.GitHubError` a handler lets through becomes the error
 code its status means (404 ``NOT_FOUND``, 422 ``VALIDATION``, 401/403 ``AUTH``...).
 
 Conventions for ``data``: objects use GitHub's GraphQL (camelCase) field names; states are
@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev dependencies
 
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 
 __all__ = [
     "AFTER",

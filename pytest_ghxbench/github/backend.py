@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.adapters.process import command_words, write_launcher
 from pytest_ghxbench.api import AdapterUnavailable
-from pytest_ghxbench.github.client import DEFAULT_API_URL, GitHubClient, GitHubError
+from pytest_ghxbench.backends.launcher import command_words, write_launcher
+from pytest_ghxbench.ghx.client import DEFAULT_API_URL, GitHubClient, GitHubError
 
 __all__ = ["DEFAULT_MANIFEST", "GitHubBackend", "GitHubSession", "GitHubSettings"]
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 
 __all__ = ["SEED_LABEL", "Check", "cleanup", "seed", "status"]
 

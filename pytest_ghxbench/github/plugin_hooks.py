@@ -10,7 +10,7 @@ from pytest_ghxbench.api import Backend
 
 
 def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
-    from pytest_ghxbench.adapters.registry import LazyBackend
+    from pytest_ghxbench.backends.lazy import LazyBackend
 
     def load() -> Backend:
         from pytest_ghxbench.github.backend import (

@@ -27,7 +27,7 @@ from pytest_ghxbench.htmlreport.formats import (
     fmt_int,
     fmt_seconds,
 )
-from pytest_ghxbench.metrics.row import RUNNER_ERROR
+from pytest_ghxbench.records.row import RUNNER_ERROR
 
 __all__ = [
     "OUTCOME_LABELS",

@@ -38,7 +38,7 @@ from pytest_ghxbench.htmlreport.tables import (
     scenario_table,
     verdict,
 )
-from pytest_ghxbench.runlog.store import write_text_atomic
+from pytest_ghxbench.records.store import write_text_atomic
 
 __all__ = ["render_report", "write_report"]
 
@@ -159,7 +159,7 @@ def write_report(
     title: str | None = None,
 ) -> Path:
     """Render the page and write it to ``path`` atomically (see
-    :func:`~pytest_ghxbench.runlog.store.write_text_atomic`), so a reader never sees a
+    :func:`~pytest_ghxbench.records.store.write_text_atomic`), so a reader never sees a
     half-written report."""
     html = render_report(summary, items, comparison=comparison, title=title)
     path = Path(path)

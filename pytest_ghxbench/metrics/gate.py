@@ -12,9 +12,9 @@ import numpy as np
 
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
 from pytest_ghxbench.metrics.profiles import CHECK_NAMES, CHECK_OPERATORS, INTERVAL, Profile
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.stats import FloatArray, median
 from pytest_ghxbench.metrics.table import GroupColumns, RowTable, reliability_rates
+from pytest_ghxbench.records.row import Row
 
 __all__ = ["COMPARISON_TOLERANCE", "evaluate_gate", "evaluate_gate_table"]
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from pytest_ghxbench.metrics.row import RUNNER_ERROR, RowRecord
 from pytest_ghxbench.metrics.stats import FloatArray, median
 from pytest_ghxbench.metrics.table import GroupColumns, RowTable
+from pytest_ghxbench.records.row import RUNNER_ERROR, RowRecord
 
 __all__ = [
     "BASELINE",

@@ -25,10 +25,10 @@ import numpy as np
 from pytest_ghxbench.metrics.gate import evaluate_gate_table
 from pytest_ghxbench.metrics.noise import BASELINE, METRICS, NoiseModel, simulated_records, truth
 from pytest_ghxbench.metrics.profiles import INTERVAL, Profile
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.stats import wilson_interval
 from pytest_ghxbench.metrics.table import RowTable
 from pytest_ghxbench.option_specs import DEFAULT_POWER_EFFECT_PCT
+from pytest_ghxbench.records.row import Row
 
 __all__ = [
     "MAX_REPS",

@@ -40,6 +40,7 @@ from pytest_ghxbench.metrics.bootstrap import (
 from pytest_ghxbench.metrics.stats import (
     FloatArray,
     median,
+    newcombe_interval,
     rate_percent,
     sorted_percentile,
     wilson_interval,
@@ -143,8 +144,6 @@ def interval_outcome(
 
 
 def _reliability(outcome: IntervalOutcome, base: GroupColumns, cand: GroupColumns) -> None:
-    from pytest_ghxbench.compare.compute import newcombe_interval  # compare imports the gate
-
     name = "reliability_success_rate_non_inferior"
     if base.runs and cand.runs:
         _, high = newcombe_interval(

@@ -3,12 +3,15 @@
 Every function takes a sequence (or numpy array) of numbers and returns a plain ``float``, or
 ``None`` when the input is empty, so results can go straight into ``summary.json``.
 Percentiles use linear interpolation between order statistics (numpy's ``"linear"`` method).
+Success rates have score intervals: Wilson's of one rate, Newcombe's of a difference of two
+(the stat gate's reliability check and the run-over-run comparison).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
@@ -17,11 +20,13 @@ __all__ = [
     "cv_percent",
     "iqr",
     "median",
+    "newcombe_interval",
     "percentile",
     "rate_percent",
     "sorted_array",
     "sorted_median",
     "sorted_percentile",
+    "wilson_interval",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -115,3 +120,20 @@ def wilson_interval(successes: int, runs: int, z: float) -> tuple[float, float]:
     centre = (p + z * z / (2 * runs)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def newcombe_interval(
+    base_successes: int, base_runs: int, successes: int, runs: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Newcombe's hybrid score interval of the success-rate difference (after - before), in
+    percentage points (Newcombe 1998, method 10: the two Wilson score intervals combined)."""
+    if base_runs < 1 or runs < 1:
+        raise ValueError("a success-rate interval needs at least one row on each side")
+    z = NormalDist().inv_cdf((1 + confidence) / 2)
+    p1, p2 = base_successes / base_runs, successes / runs
+    low1, high1 = wilson_interval(base_successes, base_runs, z)
+    low2, high2 = wilson_interval(successes, runs, z)
+    difference = p2 - p1
+    low = difference - math.sqrt((p2 - low2) ** 2 + (high1 - p1) ** 2)
+    high = difference + math.sqrt((high2 - p2) ** 2 + (p1 - low1) ** 2)
+    return 100 * max(-1.0, low) + 0.0, 100 * min(1.0, high) + 0.0

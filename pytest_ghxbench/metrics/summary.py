@@ -12,7 +12,6 @@ import numpy as np
 
 from pytest_ghxbench.metrics.gate import evaluate_gate_table
 from pytest_ghxbench.metrics.profiles import Profile
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.stats import (
     cv_percent,
     sorted_array,
@@ -20,7 +19,8 @@ from pytest_ghxbench.metrics.stats import (
     sorted_percentile,
 )
 from pytest_ghxbench.metrics.table import GroupColumns, RowTable, reliability_rates
-from pytest_ghxbench.runlog.models import SCHEMA_VERSION
+from pytest_ghxbench.records.models import SCHEMA_VERSION
+from pytest_ghxbench.records.row import Row
 
 __all__ = [
     "KNOWN_MODE_ORDER",

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row, RowRecord, is_timeout_stall_message
 from pytest_ghxbench.metrics.stats import FloatArray, rate_percent
+from pytest_ghxbench.records.row import RUNNER_ERROR, Row, RowRecord, is_timeout_stall_message
 
 __all__ = ["BoolArray", "GroupColumns", "RowTable", "reliability_rates"]
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.adapters.registry import open_backend_session
 from pytest_ghxbench.api import BackendSession, RunRequest, RunResult
-from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.backends.lazy import open_backend_session
+from pytest_ghxbench.records.row import Row
 from pytest_ghxbench.run import retry
 from pytest_ghxbench.run.backstop import STACKS_ATTR, is_backstop_timeout
 from pytest_ghxbench.run.checkpoints import judge_workflow

@@ -30,9 +30,9 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.api import Tokens
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.options import Settings
-from pytest_ghxbench.runlog.store import write_text_atomic
+from pytest_ghxbench.records.row import Row
+from pytest_ghxbench.records.store import write_text_atomic
 
 SPEND_DIR = ".spend"
 REASON_PREFIX = "ghxbench budget: "

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 import pytest
 
 from pytest_ghxbench.compare import Comparison, compare_runs, parse_fail_rule
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.table import RowTable
-from pytest_ghxbench.report.jsonl import read_row_records
+from pytest_ghxbench.records.jsonl import read_row_records
+from pytest_ghxbench.records.row import Row
+from pytest_ghxbench.records.store import LATEST, RunDir, RunNotFound, resolve_run
 from pytest_ghxbench.run.session import GhxSession
-from pytest_ghxbench.runlog.store import LATEST, RunDir, RunNotFound, resolve_run
 
 _BASE_KEY = "compare_base"
 

@@ -133,7 +133,7 @@ class Completeness:
         return [name for name in self.missing if name][:_SHOWN_MISSING]
 
     def block(self) -> dict[str, Any]:
-        """``run.completeness`` of ``summary.json`` (``runlog.models.RunCompleteness``)."""
+        """``run.completeness`` of ``summary.json`` (``records.models.RunCompleteness``)."""
         return {
             "expected_items": self.expected,
             "ran_items": self.ran,

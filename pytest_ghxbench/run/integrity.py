@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.runlog.models import RunSpec, RunSummary
-from pytest_ghxbench.runlog.store import RunDir
+from pytest_ghxbench.records.models import RunSpec, RunSummary
+from pytest_ghxbench.records.store import RunDir
 
 __all__ = [
     "INTEGRITY",

@@ -22,7 +22,7 @@ import pytest
 from _pytest._code.code import ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
 
-from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.records.row import Row
 
 GATE_NODEID = "ghxbench::gate"
 _GATE_LOCATION = ("ghxbench", None, "gate")

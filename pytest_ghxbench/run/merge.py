@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_ghxbench.records.models import RunSpec, RunSummary
+from pytest_ghxbench.records.store import RunDir
 from pytest_ghxbench.run.completeness import Completeness, StopReasons
 from pytest_ghxbench.run.integrity import problem_of_run
-from pytest_ghxbench.runlog.models import RunSpec, RunSummary
-from pytest_ghxbench.runlog.store import RunDir
 
 __all__ = [
     "MergeError",

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.run.shard import ShardSpec, split_plan
-from pytest_ghxbench.runlog.store import write_text_atomic
+from pytest_ghxbench.records.store import write_text_atomic
+from pytest_ghxbench.run.shard import split_plan
+from pytest_ghxbench.shard_spec import ShardSpec
 
 __all__ = ["HANDOFF", "Plan", "hand_over", "make_plan", "plan_digest", "take_over"]
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ghxbench.metrics.row import Row
-from pytest_ghxbench.report.jsonl import RowWriter
+from pytest_ghxbench.records.jsonl import RowWriter
+from pytest_ghxbench.records.models import ItemRecord
+from pytest_ghxbench.records.row import Row
 from pytest_ghxbench.run.budget import BUDGET_ATTR, Spend
 from pytest_ghxbench.run.completeness import Completeness, StopReasons
 from pytest_ghxbench.run.harness import HARNESS_ATTR, HarnessErrors
@@ -20,7 +21,6 @@ from pytest_ghxbench.run.rows import (
 )
 from pytest_ghxbench.run.session import GhxSession
 from pytest_ghxbench.run.transcripts import describe_error
-from pytest_ghxbench.runlog.models import ItemRecord
 
 ROW_ATTR = "ghxbench_row"
 

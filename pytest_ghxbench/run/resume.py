@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.metrics.row import Row
-from pytest_ghxbench.runlog.models import RunSpec
-from pytest_ghxbench.runlog.store import RunDir
+from pytest_ghxbench.records.models import RunSpec
+from pytest_ghxbench.records.row import Row
+from pytest_ghxbench.records.store import RunDir
 
 __all__ = ["WORKER_KEY", "Resume", "ResumeError", "open_resume"]
 
@@ -72,7 +72,7 @@ def _spec_of(path: Path) -> tuple[RunDir, RunSpec]:
 
 
 def _earlier_rows(run: RunDir) -> dict[str, Row]:
-    from pytest_ghxbench.report.jsonl import read_rows
+    from pytest_ghxbench.records.jsonl import read_rows
 
     if not run.rows_path.is_file():
         return {}

@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytest_ghxbench.api import RunResult, Tokens, ToolCall
-from pytest_ghxbench.metrics.row import RUNNER_ERROR
+from pytest_ghxbench.records.models import SCHEMA_VERSION, ItemRecord
+from pytest_ghxbench.records.row import RUNNER_ERROR
 from pytest_ghxbench.run.redact import Redactor
-from pytest_ghxbench.runlog.models import SCHEMA_VERSION, ItemRecord
 
 ASSERTION_FAILED = "assertion_failed"
 _ITEM_NAME = re.compile(r"^(?P<scenario>[^\[\]]+)\[(?P<mode>[^\[\]]+)-r(?P<rep>\d+)\]$")

@@ -8,11 +8,11 @@ from importlib import metadata
 
 import pytest
 
-from pytest_ghxbench.metrics.row import GitInfo
+from pytest_ghxbench.records.models import RunSpec
+from pytest_ghxbench.records.row import GitInfo
+from pytest_ghxbench.records.store import RunDir
 from pytest_ghxbench.run.plan import Plan
 from pytest_ghxbench.run.session import GhxSession
-from pytest_ghxbench.runlog.models import RunSpec
-from pytest_ghxbench.runlog.store import RunDir
 
 # The distributions whose versions decide what a run measured: the harness and the real
 # clients of the modes (their requests and outputs differ between versions).

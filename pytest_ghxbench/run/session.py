@@ -29,10 +29,10 @@ from pytest_ghxbench.metrics.profiles import (
 )
 from pytest_ghxbench.option_specs import KNOWN_MODES
 from pytest_ghxbench.options import Settings
+from pytest_ghxbench.records.store import RunDir, new_run_id, runs_root
 from pytest_ghxbench.run.redact import Redactor, secret_values_from_env
 from pytest_ghxbench.run.resume import WORKER_KEY, Resume, ResumeError, open_resume
 from pytest_ghxbench.run.transcripts import TranscriptWriter
-from pytest_ghxbench.runlog.store import RunDir, new_run_id, runs_root
 from pytest_ghxbench.scenario.loader import (
     LoadedScenario,
     ScenarioCatalog,

@@ -46,8 +46,9 @@ from pytest_ghxbench.run.retry import retry_policy
 from pytest_ghxbench.run.rows import finish_row, runner_error_data
 from pytest_ghxbench.run.run_dir import start_run_dir
 from pytest_ghxbench.run.session import RUN_ID_KEY, GhxSession, build_session
-from pytest_ghxbench.run.shard import ShardSpecError, durations_from_run, weights_by_timeout
+from pytest_ghxbench.run.shard import durations_from_run, weights_by_timeout
 from pytest_ghxbench.scenario.loader import is_scenario_file
+from pytest_ghxbench.shard_spec import ShardSpecError
 
 HEADER_NOTES = "header_notes"
 WEIGHT = "shard_weight"

@@ -1,4 +1,5 @@
-"""``--ghx-shard=K/N``: the K-th of N deterministic shares of a run's plan.
+"""``--ghx-shard=K/N``: the K-th of N deterministic shares of a run's plan (the spec itself is
+:mod:`pytest_ghxbench.shard_spec`).
 
 A share is made of whole scenarios: every mode and repetition of a scenario lands in the same
 shard, so the per-scenario pairing of the gate holds within a shard and the merged run pairs
@@ -12,52 +13,14 @@ The weight of an item is its scenario's ``timeout_ms`` (what it may take), or, w
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_ghxbench.run.rows import parse_item_name
+from pytest_ghxbench.shard_spec import ShardSpecError
 
-__all__ = [
-    "ShardSpec",
-    "ShardSpecError",
-    "durations_from_run",
-    "parse_shard",
-    "split_plan",
-    "weights_by_timeout",
-]
-
-_SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
-
-
-class ShardSpecError(ValueError):
-    """A shard spec that is not ``K/N`` with ``1 <= K <= N``, or durations that cannot be read."""
-
-
-@dataclass(frozen=True)
-class ShardSpec:
-    index: int
-    """K: which share, from 1."""
-    count: int
-    """N: how many shares."""
-
-    def __str__(self) -> str:
-        return f"{self.index}/{self.count}"
-
-
-def parse_shard(text: str) -> ShardSpec:
-    """``"2/4"`` as a :class:`ShardSpec`; :class:`ShardSpecError` says what is wrong."""
-    match = _SPEC.match(text)
-    if match is None:
-        raise ShardSpecError(f"must be K/N with whole numbers, e.g. 2/4, got {text!r}")
-    index, count = int(match[1]), int(match[2])
-    if count < 1 or not 1 <= index <= count:
-        raise ShardSpecError(
-            f"must be K/N with 1 <= K <= N (shards are numbered from 1), got {text!r}"
-        )
-    return ShardSpec(index, count)
+__all__ = ["durations_from_run", "split_plan", "weights_by_timeout"]
 
 
 def _scenario_of(item_id: str) -> str:
@@ -91,7 +54,7 @@ def durations_from_run(run_dir: Path) -> Callable[[str], float]:
     latency) of that scenario in that mode there, else of the scenario, else the median over
     the scenario x mode means. :class:`ShardSpecError` when ``run_dir`` holds no readable
     rows."""
-    from pytest_ghxbench.report.jsonl import RowSourceError, read_rows
+    from pytest_ghxbench.records.jsonl import RowSourceError, read_rows
 
     rows_path = run_dir / "rows.jsonl"
     try:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.api import RunRequest, RunResult, ToolCall
-from pytest_ghxbench.report.row_writer import write_all
+from pytest_ghxbench.records.row_writer import write_all
 from pytest_ghxbench.run.redact import Redactor
 
 if TYPE_CHECKING:

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.compare import Comparison
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import build_summary
-from pytest_ghxbench.report.jsonl import read_rows
+from pytest_ghxbench.records.jsonl import read_rows
+from pytest_ghxbench.records.models import RunSummary
+from pytest_ghxbench.records.row import Row
+from pytest_ghxbench.records.store import RunDir, point_latest, runs_root, write_text_atomic
 from pytest_ghxbench.report.markdown import render_markdown
 from pytest_ghxbench.report.terminal import verdict_line
 from pytest_ghxbench.run.budget import Budget
@@ -22,8 +24,6 @@ from pytest_ghxbench.run.completeness import Completeness
 from pytest_ghxbench.run.integrity import seal_summary, verify_rows_files
 from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.session import GhxSession
-from pytest_ghxbench.runlog.models import RunSummary
-from pytest_ghxbench.runlog.store import RunDir, point_latest, runs_root, write_text_atomic
 
 _ORDINARY = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
 
@@ -221,7 +221,7 @@ def finish_session(
 
 def _write_report(session: GhxSession, problems: list[str]) -> Path | None:
     """The run's report.html; a report that cannot be made is said, and decides nothing."""
-    from pytest_ghxbench.runlog.reading import write_run_report
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
 
     try:
         return write_run_report(session.run_dir)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.api import AdapterUnavailable
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import run_capability
-from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
 from pytest_ghxbench.sandbox.code import person

@@ -30,7 +30,7 @@ import os
 import shlex
 from pathlib import Path
 
-from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV, write_launcher
+from pytest_ghxbench.backends.launcher import MCP_COMMAND_ENV, write_launcher
 from pytest_ghxbench.sandbox.clients import MCP_SERVER, Clients
 
 __all__ = [

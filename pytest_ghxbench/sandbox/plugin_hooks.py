@@ -12,7 +12,7 @@ from pytest_ghxbench.api import Backend
 def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
     # The world model and capability registry take a quarter of a second to load: only a
     # session that selects the sandbox pays for it.
-    from pytest_ghxbench.adapters.registry import LazyBackend
+    from pytest_ghxbench.backends.lazy import LazyBackend
 
     def load() -> Backend:
         from pytest_ghxbench.options import resolve_settings

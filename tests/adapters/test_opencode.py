@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.opencode.adapter import OpencodeAdapter, OpencodeOptions
-from pytest_ghxbench.adapters.process import MCP_COMMAND_ENV
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, Tokens
+from pytest_ghxbench.backends.launcher import MCP_COMMAND_ENV
 
 FAKE = Path(__file__).parent / "fakes_opencode" / "opencode"
 

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from pytest_ghxbench.metrics.row import Row, RowRecord
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import Row, RowRecord
 from tests.metrics.factory import make_row
 
 

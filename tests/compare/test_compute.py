@@ -10,11 +10,11 @@ from pytest_ghxbench.compare import (
     Comparison,
     ComparisonEntry,
     compare_runs,
-    newcombe_interval,
     parse_fail_rule,
 )
-from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.metrics.stats import newcombe_interval
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import Row
 from tests.compare.rows import noisy, rows, table
 
 

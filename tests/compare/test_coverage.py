@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from pytest_ghxbench.compare import OVERALL, compare_runs, newcombe_interval
-from pytest_ghxbench.metrics.row import RowRecord
+from pytest_ghxbench.compare import OVERALL, compare_runs
+from pytest_ghxbench.metrics.stats import newcombe_interval
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import RowRecord
 from tests.compare.rows import records
 
 TRUE_CHANGE = 10.0  # percent: the run's latency distribution is the base's scaled by 1.1

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.ghx import run_capability
-from pytest_ghxbench.github.client import GitHubClient
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.sandbox.api.server import ApiServer
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.state import World

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.github.client import GitHubClient
+from pytest_ghxbench.ghx.client import GitHubClient
 
 SEEN: dict[str, str | None] = {}
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.ghx import all_capabilities, run_capability
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import CapabilityError, error_code
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 
 def _unreachable() -> GitHubClient:

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from pytest_ghxbench.github.client import GitHubClient, GitHubError, graphql_url
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError, graphql_url
 from pytest_ghxbench.sandbox.api.server import SCOPES
 from tests.github_backend.served import REPO, Served, served_world
 

@@ -17,7 +17,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 
 TOOL = {
     "name": "issue_read",

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import all_capabilities
-from pytest_ghxbench.github.client import GitHubClient
 from pytest_ghxbench.sandbox.api.registry import Slot
 from pytest_ghxbench.sandbox.api.server import ApiServer
 from pytest_ghxbench.sandbox.manifest import fresh_world

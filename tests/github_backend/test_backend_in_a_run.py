@@ -17,7 +17,7 @@ CONFTEST = textwrap.dedent(
     import json, os
 
     import pytest_ghxbench as gb
-    from pytest_ghxbench.github.client import GitHubClient
+    from pytest_ghxbench.ghx.client import GitHubClient
 
 
     class ApiAgent:

@@ -25,7 +25,7 @@ from tests.paths import REPO_ROOT
 
 if TYPE_CHECKING:
     from pytest_ghxbench.cli.view import RunServer
-    from pytest_ghxbench.runlog.store import RunDir
+    from pytest_ghxbench.records.store import RunDir
 
 # What the breaking adapter puts where the page must show text, not run it.
 HOSTILE = '<script>window.ghxPwned = 1</script><img src=x onerror="window.ghxPwned = 2">'
@@ -72,8 +72,8 @@ class RunFiles:
 
 def read_run(results: Path) -> RunFiles:
     """The latest run under a results directory (``runs/latest``)."""
-    from pytest_ghxbench.runlog.reading import read_items, read_transcripts
-    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+    from pytest_ghxbench.records.reading import read_items, read_transcripts
+    from pytest_ghxbench.records.store import LATEST, resolve_run
 
     run = resolve_run(results, LATEST)
     summary = run.read_summary()
@@ -192,8 +192,8 @@ def breaking_run(plugin_results: dict[str, Path]) -> RunFiles:
 def copy_run(run: RunFiles, project: Path) -> RunDir:
     """A copy of ``run``'s directory as the latest run of ``project``, with its report
     rendered by this checkout (the runs above may have been made by an installed copy)."""
-    from pytest_ghxbench.runlog.reading import write_run_report
-    from pytest_ghxbench.runlog.store import RunDir, point_latest
+    from pytest_ghxbench.htmlreport.run_report import write_run_report
+    from pytest_ghxbench.records.store import RunDir, point_latest
 
     copy = RunDir(project / ".ghxbench" / "runs" / run.run_dir.name)
     shutil.copytree(run.run_dir, copy.path)

@@ -19,11 +19,11 @@ from pytest_ghxbench.htmlreport.intervals import forest_data
 from pytest_ghxbench.htmlreport.items import REASON_LIMIT, SHORT_REASON_LIMIT, build_items
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
 from pytest_ghxbench.metrics.profiles import build_profiles
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.metrics.table import RowTable
-from pytest_ghxbench.runlog.reading import item_transcript
-from pytest_ghxbench.runlog.store import RunDir
+from pytest_ghxbench.records.reading import item_transcript
+from pytest_ghxbench.records.row import Row
+from pytest_ghxbench.records.store import RunDir
 from tests.htmlreport.conftest import HOSTILE, RunFiles
 from tests.htmlreport.dom import Node, parse
 
@@ -464,7 +464,7 @@ def test_write_report_replaces_the_file_atomically(
     def fail(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("pytest_ghxbench.runlog.store.os.replace", fail)
+    monkeypatch.setattr("pytest_ghxbench.records.store.os.replace", fail)
     with pytest.raises(OSError, match="disk full"):
         write_report(target, {}, [])
     assert [path.name for path in target.parent.iterdir()] == ["report.html"]

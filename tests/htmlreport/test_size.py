@@ -10,8 +10,8 @@ from typing import Any
 from pytest_ghxbench.htmlreport import render_report
 from pytest_ghxbench.htmlreport.items import FAILURES_SHOWN
 from pytest_ghxbench.metrics.profiles import build_profiles
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.records.row import Row
 from tests.htmlreport.conftest import RunFiles
 from tests.htmlreport.dom import parse
 

@@ -21,8 +21,8 @@ import pytest
 
 from pytest_ghxbench.cli.main import main
 from pytest_ghxbench.cli.view import RunServer, run_view, serve_run
-from pytest_ghxbench.runlog.reading import item_transcript
-from pytest_ghxbench.runlog.store import RunDir
+from pytest_ghxbench.records.reading import item_transcript
+from pytest_ghxbench.records.store import RunDir
 from tests.htmlreport.conftest import RunFiles, copy_run, serving
 from tests.htmlreport.dom import parse
 from tests.paths import REPO_ROOT

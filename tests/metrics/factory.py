@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pytest_ghxbench.metrics.row import ModelInfo, Row, RowError, Tokens
+from pytest_ghxbench.records.row import ModelInfo, Row, RowError, Tokens
 
 
 def make_row(

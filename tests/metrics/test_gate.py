@@ -8,7 +8,7 @@ import pytest
 
 from pytest_ghxbench.metrics.gate import evaluate_gate
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES, CHECK_NAMES, Profile
-from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.records.row import Row
 
 from .factory import make_row, repeat
 

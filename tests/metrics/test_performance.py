@@ -8,8 +8,8 @@ import time
 import numpy as np
 
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import ModelInfo, Row, Tokens
 from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.records.row import ModelInfo, Row, Tokens
 
 
 def _many_rows(scenarios: int = 100, per_group: int = 334) -> list[Row]:

@@ -16,8 +16,8 @@ from pytest_ghxbench.metrics.gate import evaluate_gate
 from pytest_ghxbench.metrics.noise import METRICS, NoiseModel, published_noise_model
 from pytest_ghxbench.metrics.power import estimate_power, pass_probability, power_note
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import Row
 from tests.metrics.factory import make_row
 
 RESAMPLES = 200

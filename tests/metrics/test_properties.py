@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.records.row import Row
 
 from .factory import make_row
 

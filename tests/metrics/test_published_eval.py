@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from pytest_ghxbench.metrics.row import ModelInfo, Row, Tokens
 from pytest_ghxbench.metrics.summary import mode_metrics
+from pytest_ghxbench.records.row import ModelInfo, Row, Tokens
 from tests.paths import EVAL_DIR
 
 MODE_NAMES = {"baseline": "agent_direct", "mcp": "mcp", "ghx": "ghx"}

@@ -9,14 +9,14 @@ import pytest
 from pydantic import ValidationError
 
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import (
+from pytest_ghxbench.metrics.summary import build_summary
+from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import (
     Row,
     RowRecord,
     is_timeout_stall_message,
     plain_row_validator,
 )
-from pytest_ghxbench.metrics.summary import build_summary
-from pytest_ghxbench.metrics.table import RowTable
 
 from .factory import make_row, repeat
 

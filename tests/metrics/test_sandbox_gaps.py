@@ -11,9 +11,9 @@ import pytest
 from pydantic import ValidationError
 
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import Row, RowRecord, SandboxGap, plain_row_validator
 from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.row import Row, RowRecord, SandboxGap, plain_row_validator
 
 from .factory import make_row
 

@@ -8,7 +8,7 @@ import pytest
 
 from pytest_ghxbench.metrics.gate import evaluate_gate
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES, build_profiles
-from pytest_ghxbench.metrics.row import Row
+from pytest_ghxbench.records.row import Row
 from tests.metrics.factory import flatten, repeat
 from tests.metrics.test_published_eval import _published_rows
 from tests.paths import EVAL_DIR

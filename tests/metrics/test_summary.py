@@ -8,8 +8,8 @@ import re
 import pytest
 
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
-from pytest_ghxbench.metrics.row import Row
 from pytest_ghxbench.metrics.summary import MODE_METRICS, build_summary, mode_metrics
+from pytest_ghxbench.records.row import Row
 
 from .factory import make_row, repeat
 

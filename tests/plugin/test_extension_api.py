@@ -217,7 +217,7 @@ def test_built_in_adapters_declare_the_modes_their_implementations_drive(
 def test_tokens_are_one_type_from_the_adapter_to_the_rows_file() -> None:
     from pydantic import ValidationError
 
-    from pytest_ghxbench.metrics.row import Row
+    from pytest_ghxbench.records.row import Row
 
     used = gb.Tokens(input=100, output=20, cache_read=50)
     assert (used.total, used.active) == (170, 120)

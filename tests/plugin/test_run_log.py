@@ -171,8 +171,8 @@ def test_a_rows_file_from_before_the_run_log_still_reads(
     out = capsys.readouterr().out
     assert "1 rows from 1 file(s)" in out and "1,000" in out
 
-    from pytest_ghxbench.metrics.row import Row
-    from pytest_ghxbench.runlog.models import ItemRecord
+    from pytest_ghxbench.records.models import ItemRecord
+    from pytest_ghxbench.records.row import Row
 
     record = ItemRecord.of_row(Row.model_validate(old))
     assert record.schema_version == 0 and record.transcript is None

@@ -37,7 +37,7 @@ DETOUR_ADAPTER = textwrap.dedent(
     from pytest_ghxbench.adapters.openai_chat.tools import McpHost
     from pytest_ghxbench.adapters.process import mcp_server_command, scrubbed_env
     from pytest_ghxbench.ghx.cli import api_url_for_host
-    from pytest_ghxbench.github.client import GitHubClient, GitHubError
+    from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 
     REPO = {"owner": "acme-labs", "repo": "tinykv"}
 

@@ -263,7 +263,7 @@ def test_gate_passes_when_the_candidate_is_cheaper_everywhere(tmp_path, capsys, 
 def test_the_report_summarizes_exactly_what_read_rows_reads(tmp_path, make_row):
     from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
     from pytest_ghxbench.metrics.summary import build_summary
-    from pytest_ghxbench.report.jsonl import read_rows
+    from pytest_ghxbench.records.jsonl import read_rows
 
     rows = [
         make_row(mode=mode, scenario_id=f"s-{s:03d}", iteration=i, latency_ms_wall=100.0 * (i + s))

@@ -14,7 +14,7 @@ import pytest
 
 from pytest_ghxbench.cli.main import build_parser
 from pytest_ghxbench.cli.report import run_report
-from pytest_ghxbench.report.jsonl import read_row_records, read_rows
+from pytest_ghxbench.records.jsonl import read_row_records, read_rows
 
 
 def _write(path: Path, rows: list[dict[str, Any]]) -> Path:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.cli.main import main
-from pytest_ghxbench.report.importers import read_eval_csv
-from pytest_ghxbench.report.jsonl import DEFAULT_MODE_ALIASES, read_row_records, read_rows
+from pytest_ghxbench.records.importers import read_eval_csv
+from pytest_ghxbench.records.jsonl import DEFAULT_MODE_ALIASES, read_row_records, read_rows
 
 _HEADER = (
     "run_id,scenario_id,mode,model,iteration,success,timing_wall_ms,tokens_total,"

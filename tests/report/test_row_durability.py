@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.report.jsonl import RowWriter, read_rows
+from pytest_ghxbench.records.jsonl import RowWriter, read_rows
 
 
 def test_every_written_row_is_fsynced_by_sync_and_close(

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_ghxbench.metrics.row import RowRecord
-from pytest_ghxbench.report.jsonl import (
+from pytest_ghxbench.records.jsonl import (
     RunFields,
     garbage_collection_paused,
     read_row_records,
     read_rows,
 )
+from pytest_ghxbench.records.row import RowRecord
 
 
 def _write_lines(path: Path, lines: list[str], *, final_newline: bool = True) -> Path:

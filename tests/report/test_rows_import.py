@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pytest_ghxbench.report.importers import normalize_ts_row, read_eval_csv
-from pytest_ghxbench.report.jsonl import DEFAULT_MODE_ALIASES, read_rows
+from pytest_ghxbench.records.importers import normalize_ts_row, read_eval_csv
+from pytest_ghxbench.records.jsonl import DEFAULT_MODE_ALIASES, read_rows
 
 _HEADER = "run_id,scenario_id,mode,model,iteration,success,timing_wall_ms,tokens_total,output_valid"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ghxbench.metrics.row import Row
-from pytest_ghxbench.report.jsonl import RowSourceError, RowWriter, read_rows
+from pytest_ghxbench.records.jsonl import RowSourceError, RowWriter, read_rows
+from pytest_ghxbench.records.row import Row
 
 
 def _lines(path: Path) -> list[str]:
@@ -93,7 +93,7 @@ _KILLED_WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from pytest_ghxbench.report.jsonl import RowWriter
+    from pytest_ghxbench.records.jsonl import RowWriter
 
     row = {
         "timestamp": "t", "run_id": "r", "mode": "ghx", "scenario_id": "s-001",

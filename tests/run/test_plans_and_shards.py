@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.run.plan import plan_digest
-from pytest_ghxbench.run.shard import ShardSpec, ShardSpecError, parse_shard, split_plan
+from pytest_ghxbench.run.shard import split_plan
+from pytest_ghxbench.shard_spec import ShardSpec, ShardSpecError, parse_shard
 from tests.plugin.support import atomic, setup_project
 
 SCENARIOS = [atomic(f"repo-view-00{i}", timeout_ms=10_000 * i) for i in range(1, 7)]

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.report import row_writer
-from pytest_ghxbench.report.row_writer import RowWriter
+from pytest_ghxbench.records import row_writer
+from pytest_ghxbench.records.row_writer import RowWriter
 from tests.plugin.support import CONFTEST, atomic, read_rows, setup_project, summary
 
 SCENARIOS = [atomic(f"repo-view-00{i}") for i in range(1, 5)]
@@ -47,7 +47,7 @@ FULL_DISK = textwrap.dedent(
     """
     import errno as _errno
     import os as _os
-    import pytest_ghxbench.report.row_writer as _row_writer
+    import pytest_ghxbench.records.row_writer as _row_writer
 
     class _FullDisk:
         def __init__(self):

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.workflows import WORKFLOW_ID, find_workflow, workflow_names
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -40,7 +41,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_schema,
     rest_page,
 )
-from pytest_ghxbench.github.client import GitHubClient
 
 __all__ = ["RUN_ID", "run_path"]
 

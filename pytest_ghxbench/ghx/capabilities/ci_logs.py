@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -31,7 +32,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_schema,
     rest_page,
 )
-from pytest_ghxbench.github.client import GitHubClient
 
 __all__ = ["MAX_LOG_CHARS", "TOP_ERROR_LINES", "analyze_log"]
 

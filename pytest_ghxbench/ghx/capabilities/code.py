@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import repo_graphql
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -39,7 +40,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_schema,
     rest_page,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = ["PATH", "REF", "commit_item", "missing_ref"]
 

@@ -18,8 +18,8 @@ import urllib.parse
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.code import PATH, REF, missing_ref
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path, repo_schema
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = ["BRANCH"]
 

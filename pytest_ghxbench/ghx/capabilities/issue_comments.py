@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import BODY, by_id, issue_node, repo_graphql
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -24,7 +25,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_path,
     repo_schema,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__: list[str] = []
 

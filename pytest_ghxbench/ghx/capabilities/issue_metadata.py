@@ -17,6 +17,7 @@ from pytest_ghxbench.ghx.capabilities.issue_support import (
     issue_node,
     known_labels,
 )
+from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import (
     CapabilityError,
     capability,
@@ -24,7 +25,6 @@ from pytest_ghxbench.ghx.registry import (
     login,
     repo_path,
 )
-from pytest_ghxbench.github.client import GitHubClient
 
 __all__: list[str] = []
 

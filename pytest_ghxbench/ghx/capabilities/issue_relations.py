@@ -19,8 +19,8 @@ from pytest_ghxbench.ghx.capabilities.issue_support import (
     issue_node,
     repo_graphql,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import CapabilityError, capability, error_code
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__: list[str] = []
 

@@ -7,6 +7,7 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     ISSUE_NUMBER,
     CapabilityError,
@@ -15,7 +16,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_path,
     repo_schema,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = [
     "BODY",

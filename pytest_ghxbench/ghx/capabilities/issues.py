@@ -36,6 +36,7 @@ from pytest_ghxbench.ghx.capabilities.issue_support import (
     offset_page,
     repo_graphql,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -48,7 +49,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_path,
     repo_schema,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = ["ISSUE_FIELDS", "issue_data"]
 

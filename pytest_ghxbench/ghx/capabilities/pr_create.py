@@ -19,8 +19,8 @@ from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.code_writes import BRANCH
 from pytest_ghxbench.ghx.capabilities.prs import by_number, find_pull, pull_path, pull_state
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path, repo_schema
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__: list[str] = []
 

@@ -44,6 +44,7 @@ from pytest_ghxbench.ghx.capabilities.prs import (
     pull_state,
     require_open,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -53,7 +54,6 @@ from pytest_ghxbench.ghx.registry import (
     input_schema,
     login,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__: list[str] = []
 

@@ -34,8 +34,8 @@ from pytest_ghxbench.ghx.capabilities.prs import (
     pull_state,
     require_open,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__: list[str] = []
 

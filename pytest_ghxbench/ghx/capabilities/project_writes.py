@@ -17,8 +17,8 @@ from pytest_ghxbench.ghx.capabilities.projects import (
     NUMBER,
     _owner_project,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import CapabilityError, capability, input_schema
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__: list[str] = []
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import offset_page
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -33,7 +34,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_schema,
     upper,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = [
     "BY_NUMBER",

@@ -31,6 +31,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -41,7 +42,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_schema,
     rest_page,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = ["release_data"]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
@@ -32,7 +33,6 @@ from pytest_ghxbench.ghx.registry import (
     repo_schema,
     rest_page,
 )
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
 
 __all__ = ["WORKFLOW_ID", "find_workflow", "workflow_names"]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.process import scrubbed_env
-from pytest_ghxbench.github.client import GitHubClient, GitHubError
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.sandbox.api.rest.published import github_operations
 from pytest_ghxbench.sandbox.api.rest.router import served
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession

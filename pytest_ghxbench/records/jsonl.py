@@ -1,7 +1,7 @@
 """Reading rows back from JSONL (ours and the TypeScript harness's) and its CSV export.
 
 Every malformed line is reported with its file and line number and counted, never dropped
-silently; rows are written by :class:`~pytest_ghxbench.report.row_writer.RowWriter`
+silently; rows are written by :class:`~pytest_ghxbench.records.row_writer.RowWriter`
 (re-exported here).
 """
 
@@ -20,14 +20,14 @@ from pydantic import ValidationError
 from pydantic_core import from_json
 
 from pytest_ghxbench import bounded_json
-from pytest_ghxbench.metrics.row import Row, RowRecord, plain_row_validator
-from pytest_ghxbench.report.importers import (
+from pytest_ghxbench.records.importers import (
     ReadProblem,
     describe_validation_error,
     normalize_ts_row,
     read_eval_csv,
 )
-from pytest_ghxbench.report.row_writer import RowWriter
+from pytest_ghxbench.records.row import Row, RowRecord, plain_row_validator
+from pytest_ghxbench.records.row_writer import RowWriter
 
 __all__ = [
     "DEFAULT_MODE_ALIASES",

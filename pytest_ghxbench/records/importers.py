@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pytest_ghxbench.metrics.row import RUNNER_ERROR, Row
+from pytest_ghxbench.records.row import RUNNER_ERROR, Row
 
 __all__ = ["ReadProblem", "describe_validation_error", "normalize_ts_row", "read_eval_csv"]
 

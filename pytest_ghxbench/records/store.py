@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from pytest_ghxbench.runlog.models import RunSpec, RunSummary
+from pytest_ghxbench.records.models import RunSpec, RunSummary
 
 __all__ = [
     "LATEST",

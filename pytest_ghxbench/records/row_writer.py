@@ -3,7 +3,7 @@
 Each row is appended with a single ``write`` on a file opened with ``O_APPEND``, so a row is in
 the file (and readable by another process) as soon as ``write`` returns, concurrent writers never
 interleave lines, and a crash can at worst leave one partial last line, which the reader
-(:mod:`pytest_ghxbench.report.jsonl`) reports instead of dropping silently. ``fsync`` follows on
+(:mod:`pytest_ghxbench.records.jsonl`) reports instead of dropping silently. ``fsync`` follows on
 a background thread.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pytest_ghxbench.metrics.row import Row
-from pytest_ghxbench.report.importers import describe_validation_error
+from pytest_ghxbench.records.importers import describe_validation_error
+from pytest_ghxbench.records.row import Row
 
 __all__ = ["PartialWrite", "RowWriter", "write_all"]
 

@@ -1,6 +1,6 @@
-"""Reading a run directory back: its item records, transcripts and summary, rendering its HTML
-report from them (at the end of the session, and again by ``ghxbench view``), and finding one
-item's transcript records (what ``ghxbench view`` answers when the report asks for them)."""
+"""Reading a run directory back: its item records, transcripts and completeness, and finding one
+item's transcript records (what ``ghxbench view`` answers when the report asks for them).
+Rendering its HTML report from them is :mod:`pytest_ghxbench.htmlreport.run_report`."""
 
 from __future__ import annotations
 
@@ -14,14 +14,13 @@ from typing import Any
 from pydantic_core import to_json
 
 from pytest_ghxbench import bounded_json
-from pytest_ghxbench.runlog.store import RunDir
+from pytest_ghxbench.records.store import RunDir
 
 __all__ = [
     "item_transcript",
     "read_items",
     "read_transcripts",
     "unfinished_runs",
-    "write_run_report",
 ]
 
 
@@ -120,26 +119,6 @@ def _lines_of_item(data: mmap.mmap, item_id: str) -> Iterator[tuple[bytes, int]]
             except ValueError:
                 pass
         offset += len(line)
-
-
-def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = None) -> Path:
-    """Render ``report.html`` of ``run`` from its summary and items (the page links to the
-    transcripts, it does not read them).
-
-    ``ValueError`` when the run has no summary (it never finished)."""
-    from pytest_ghxbench.htmlreport import write_report
-
-    summary = run.read_summary()
-    if summary is None:
-        raise ValueError(f"{run.path} has no summary.json: the run did not finish")
-    data = summary.to_json_dict()
-    return write_report(
-        run.report_html,
-        data,
-        list(items) if items is not None else read_items(run),
-        comparison=data.get("comparison"),
-        title=f"ghxbench {run.run_id}",
-    )
 
 
 def unfinished_runs(files: Sequence[Path]) -> tuple[list[str], dict[str, Any] | None]:

@@ -1,6 +1,7 @@
-"""A small GitHub REST and GraphQL client for the ``github`` backend (standard library only).
+"""A small GitHub REST and GraphQL client (standard library only).
 
-It is what the backend verifies checkpoints and manages fixtures with; agents use their own
+Every ghx capability runs on it; the ``github`` backend verifies checkpoints and manages
+fixtures with it, and the sandbox backend reaches its own server with it. Agents use their own
 tools (``gh``, ``ghx``, an MCP server) with the same token. The token only ever travels in the
 ``Authorization`` header: error messages carry the method, path, status and GitHub's message,
 never the token or request headers.

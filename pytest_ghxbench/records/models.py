@@ -1,10 +1,10 @@
 """The run log's records: one versioned pydantic model per record, both the disk format and the API.
 
-A run directory (see :mod:`pytest_ghxbench.runlog.store`) holds:
+A run directory (see :mod:`pytest_ghxbench.records.store`) holds:
 
 * ``run.json``: the :class:`RunSpec`, written once when the session starts;
 * ``rows.jsonl``: one :class:`ItemRecord` per item, appended as items finish. An item record is
-  a :class:`~pytest_ghxbench.metrics.row.Row` (the TypeScript harness reads it, and its rows
+  a :class:`~pytest_ghxbench.records.row.Row` (the TypeScript harness reads it, and its rows
   read as ours) plus what only this harness knows: the item id, its failures and checkpoints,
   and where its transcript is;
 * ``summary.json``: the :class:`RunSummary`.
@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pytest_ghxbench.metrics.row import GitInfo, Row
+from pytest_ghxbench.records.row import GitInfo, Row
 
 __all__ = [
     "SCHEMA_VERSION",
