@@ -264,6 +264,8 @@ class _Seeded:
         self.repo.freeze()
         self.manifest = build_manifest(seed.world, seed.resources)
         self.snapshot = seed.world.model_dump()
+        # frozen, so shared by every copy as they are (pydantic takes an instance unvalidated)
+        self.snapshot["events"] = list(seed.world.events)
 
     def fresh_world(self) -> World:
         world = World.model_validate(self.snapshot)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
+from pydantic import ConfigDict
+
 from pytest_ghxbench.sandbox.state_base import StateModel
 
 __all__ = ["EVENT_NAMES", "EventName", "IssueEvent"]
@@ -39,7 +41,12 @@ EVENT_NAMES: tuple[str, ...] = get_args(EventName)
 
 
 class IssueEvent(StateModel):
-    """One event of issue or pull request ``number``. Only the fields its kind uses are set."""
+    """One event of issue or pull request ``number``. Only the fields its kind uses are set.
+
+    Frozen: what happened does not change, so fresh copies of a world share the seed's events
+    instead of validating them again (:mod:`pytest_ghxbench.sandbox.manifest`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: int
     node_id: str = ""
