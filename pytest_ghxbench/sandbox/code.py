@@ -162,21 +162,26 @@ def sync_pulls(world: World, *, seeding: bool = False) -> None:
 
     - an open pull request's head is its head branch's tip (a new head updates it); one whose
       head branch is gone is closed, as GitHub closes it;
+    - a head branch deleted (or restored at the pull request's head) is in its history;
     - its base is its base branch's tip, and git decides whether the two merge cleanly;
     - ``refs/pull/<n>/head`` points at every pull request's head, as on GitHub.
 
     ``seeding``: filling in a seed's pull requests, which is not a change (no clock tick).
     """
+    from pytest_ghxbench.sandbox import history
     from pytest_ghxbench.sandbox.operations.prs import merge_state
 
     git = world.git
     refs = git.refs()
     for pull in world.pull_requests:
+        head = refs.get(f"refs/heads/{pull.head_ref}")
+        if not seeding and (pull.state != "OPEN" or head is None):
+            history.head_ref_synced(world, pull, head)
         if pull.state == "OPEN":
-            head = refs.get(f"refs/heads/{pull.head_ref}")
             if head is None and not seeding:
-                now = world.tick()
-                pull.state, pull.closed_at, pull.updated_at = "CLOSED", now, now
+                with history.tracked(world, pull):
+                    now = world.tick()
+                    pull.state, pull.closed_at, pull.updated_at = "CLOSED", now, now
             elif head is not None and head != pull.head_sha:
                 pull.head_sha = head
                 if not seeding:

@@ -219,6 +219,7 @@ def _invalid(path: Path, exc: ValidationError, prefix: str = "") -> SeedError:
 def _seed_with_code(path: Path, raw: dict[str, Any]) -> tuple[SeedFile, GitRepo]:
     """Validate the seed, build its repository and resolve the world's commit labels."""
     from pytest_ghxbench.sandbox.git import GitError
+    from pytest_ghxbench.sandbox.history_seed import seed_history
     from pytest_ghxbench.sandbox.seed_code import (
         build_code,
         resolve_labels,
@@ -249,6 +250,7 @@ def _seed_with_code(path: Path, raw: dict[str, Any]) -> tuple[SeedFile, GitRepo]
         raise SeedError(f"{path}: invalid sandbox seed:\n" + "\n".join(f"  {p}" for p in problems))
     settle(seed.world)
     _assign_node_ids(seed.world)
+    seed_history(seed.world)
     return seed, repo
 
 
@@ -262,6 +264,8 @@ class _Seeded:
         self.repo.freeze()
         self.manifest = build_manifest(seed.world, seed.resources)
         self.snapshot = seed.world.model_dump()
+        # frozen, so shared by every copy as they are (pydantic takes an instance unvalidated)
+        self.snapshot["events"] = list(seed.world.events)
 
     def fresh_world(self) -> World:
         world = World.model_validate(self.snapshot)

@@ -38,6 +38,7 @@ from pytest_ghxbench.sandbox.state_actions import (
 from pytest_ghxbench.sandbox.state_actions import Conclusion as Conclusion
 from pytest_ghxbench.sandbox.state_actions import RunStatus as RunStatus
 from pytest_ghxbench.sandbox.state_base import StateModel, node_id
+from pytest_ghxbench.sandbox.state_events import IssueEvent
 from pytest_ghxbench.sandbox.state_gists import Gist, GistFile
 from pytest_ghxbench.sandbox.state_issues import (
     Comment,
@@ -78,6 +79,7 @@ __all__ = [
     "Gist",
     "GistFile",
     "Issue",
+    "IssueEvent",
     "IssueType",
     "Job",
     "Label",
@@ -126,10 +128,15 @@ class World(StateModel):
     projects: list[Project] = Field(default_factory=list)
     gists: list[Gist] = Field(default_factory=list)
     """The viewer's gists."""
+    events: list[IssueEvent] = Field(default_factory=list)
+    """The history of issues and pull requests, oldest first (see
+    :mod:`pytest_ghxbench.sandbox.history`)."""
     clock: str = "2026-03-01T12:00:00Z"
     """The time of the latest mutation; :meth:`tick` advances it."""
     last_id: int = 4_000_000_000
     """The latest database id handed out; :meth:`next_id` increments it."""
+    last_event_id: int = 15_000_000_000
+    """The latest issue event id handed out; :meth:`next_event_id` increments it."""
     _git: GitRepo | None = PrivateAttr(default=None)
     _wall: Callable[[], float] | None = PrivateAttr(default=None)
     _wall_mark: float = PrivateAttr(default=0.0)
@@ -176,6 +183,12 @@ class World(StateModel):
         """A fresh database id (for comments, reviews, runs, jobs, releases...)."""
         self.last_id += 1
         return self.last_id
+
+    def next_event_id(self) -> int:
+        """A fresh issue event id. Events have their own sequence, as on GitHub, so recording
+        history does not shift the ids of the comments, reviews and runs an item creates."""
+        self.last_event_id += 1
+        return self.last_event_id
 
     def next_issue_number(self) -> int:
         """Issues and pull requests share one number sequence, as on GitHub."""

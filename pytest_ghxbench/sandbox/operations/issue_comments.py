@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.operations.issues import (
     issue_by_id,
     issue_url,
@@ -32,5 +33,6 @@ def issue_comments_create(world: World, input: dict[str, Any]) -> dict[str, Any]
     issue = issue_by_id(world, input["issueId"])
     if issue.locked and world.viewer not in world.collaborators:
         raise CapabilityError("CONFLICT", f"issue #{issue.number} is locked")
-    comment = world.add_comment(issue, input["body"])
+    with history.tracked(world, issue):
+        comment = world.add_comment(issue, input["body"])
     return _comment_data(world, issue, comment)

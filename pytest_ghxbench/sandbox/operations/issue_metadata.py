@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.operations.issues import (
     assignable,
     issue_by_id,
@@ -19,8 +20,10 @@ __all__: list[str] = []
 
 
 def _set_labels(world: World, issue: Issue, names: list[str]) -> dict[str, Any]:
-    issue.labels = known_labels(world, names)
-    touch(world, issue)
+    labels = known_labels(world, names)
+    with history.tracked(world, issue):
+        issue.labels = labels
+        touch(world, issue)
     return issue_summary(issue, labels=list(issue.labels), updated=True)
 
 
@@ -32,8 +35,10 @@ def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
 @operation("issue.assignees.update")
 def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
-    issue.assignees = assignable(world, input["assignees"])
-    touch(world, issue)
+    assignees = assignable(world, input["assignees"])
+    with history.tracked(world, issue):
+        issue.assignees = assignees
+        touch(world, issue)
     return issue_summary(issue, assignees=list(issue.assignees), updated=True)
 
 
@@ -45,6 +50,7 @@ def issue_milestone_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
         raise CapabilityError(
             "NOT_FOUND", f"milestone {number} not found in {world.repository.full_name}"
         )
-    issue.milestone = number
-    touch(world, issue)
+    with history.tracked(world, issue):
+        issue.milestone = number
+        touch(world, issue)
     return issue_summary(issue, milestone=milestone_ref(world, number), updated=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.ghx.registry import input_schema
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
     operation,
@@ -151,15 +152,17 @@ def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
         updated_at=now,
     )
     world.issues.append(issue)
+    history.opened(world, issue)
     return issue_data(world, issue)
 
 
 @operation("issue.update")
 def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
-    issue.title = input.get("title", issue.title)
-    issue.body = input.get("body", issue.body)
-    touch(world, issue)
+    with history.tracked(world, issue):
+        issue.title = input.get("title", issue.title)
+        issue.body = input.get("body", issue.body)
+        touch(world, issue)
     return issue_data(world, issue)
 
 
@@ -167,10 +170,11 @@ def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
 def issue_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "OPEN":
-        issue.state = "CLOSED"
-        issue.state_reason = input["reason"].upper()
-        touch(world, issue)
-        issue.closed_at = issue.updated_at
+        with history.tracked(world, issue):
+            issue.state = "CLOSED"
+            issue.state_reason = input["reason"].upper()
+            touch(world, issue)
+            issue.closed_at = issue.updated_at
     return issue_summary(issue, state=issue.state, stateReason=issue.state_reason, closed=True)
 
 
@@ -178,8 +182,9 @@ def issue_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
 def issue_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "CLOSED":
-        issue.state, issue.state_reason, issue.closed_at = "OPEN", "REOPENED", None
-        touch(world, issue)
+        with history.tracked(world, issue):
+            issue.state, issue.state_reason, issue.closed_at = "OPEN", "REOPENED", None
+            touch(world, issue)
     return issue_summary(issue, state=issue.state, reopened=True)
 
 
@@ -188,6 +193,7 @@ def issue_delete(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     number = issue.number
     world.issues.remove(issue)
+    history.forget(world, number)
     for other in world.issues:
         if other.parent == number:
             other.parent = None

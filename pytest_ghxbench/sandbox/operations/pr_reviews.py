@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING, pending_review
 from pytest_ghxbench.sandbox.operations.prs import (
     find_pull,
@@ -163,6 +164,9 @@ def pr_reviewers_request(world: World, input: dict[str, Any]) -> dict[str, Any]:
                 f"input.reviewers: Reviews may only be requested from collaborators; '{login}' is "
                 f"not a collaborator of {world.repository.full_name}",
             )
-    pull.requested_reviewers = list(dict.fromkeys([*pull.requested_reviewers, *input["reviewers"]]))
-    touch(world, pull)
+    with history.tracked(world, pull):
+        pull.requested_reviewers = list(
+            dict.fromkeys([*pull.requested_reviewers, *input["reviewers"]])
+        )
+        touch(world, pull)
     return {"prNumber": pull.number, "reviewers": list(pull.requested_reviewers), "updated": True}

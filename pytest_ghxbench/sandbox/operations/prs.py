@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.code import (
     branch_sha,
     github_committer,
@@ -159,6 +160,7 @@ def open_pull(
         updated_at=now,
     )
     world.pull_requests.append(pull)
+    history.opened(world, pull)
     sync_pulls(world)
     pull.merge_state_status = merge_state(world, pull)
     return pull
@@ -182,8 +184,9 @@ def pr_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
         raise CapabilityError(
             "VALIDATION", f"a pull request can have at most {MAX_ASSIGNEES} assignees"
         )
-    pull.assignees = assignees
-    touch(world, pull)
+    with history.tracked(world, pull):
+        pull.assignees = assignees
+        touch(world, pull)
     return {
         "prNumber": pull.number,
         "add": list(add),
@@ -198,8 +201,9 @@ def pr_ready_for_review_set(world: World, input: dict[str, Any]) -> dict[str, An
     pull = find_pull(world, input)
     require_open(pull, "mark ready" if input["ready"] else "convert to draft")
     if pull.is_draft == input["ready"]:
-        pull.is_draft = not input["ready"]
-        touch(world, pull)
+        with history.tracked(world, pull):
+            pull.is_draft = not input["ready"]
+            touch(world, pull)
     return {"prNumber": pull.number, "isDraft": pull.is_draft}
 
 
@@ -292,12 +296,14 @@ def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull.merge_commit_sha = tip
     pull.mergeable, pull.merge_state_status = "UNKNOWN", "UNKNOWN"
     repo.pushed_at = now
+    history.merged(world, pull, tip)
     if pull.base_ref == repo.default_branch:
         for number in pull.closing_issues:
             issue = world.issue(number)
             if issue is not None and issue.state == "OPEN":
                 issue.state, issue.state_reason = "CLOSED", "COMPLETED"
                 issue.closed_at = issue.updated_at = now
+                history.closed_by_merge(world, issue, pull, tip)
     deleted = False
     if input["deleteBranch"] and pull.head_ref not in repo.protected_branches:
         deleted = world.git.delete_ref(f"refs/heads/{pull.head_ref}")

@@ -55,6 +55,7 @@ SAMPLES = {
     "attempt_number": "1",
     "assignee": "mona",
     "issue_id": "3100000005",
+    "event_id": "15000000012",
     "org": "acme-labs",
     "path": "README.md",
     "branch": "fix/compaction-lock",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.api.rest.links import ISSUE_ID_BASE
 from pytest_ghxbench.sandbox.api.rest.render_core import labels_json
 from pytest_ghxbench.sandbox.api.rest.render_issues import comment_json, issue_json
@@ -127,8 +128,9 @@ def _update_pull(ctx: Ctx, pull: PullRequest) -> Any:
     body = ctx.body
     for key in ("title", "body"):
         if body.get(key) is not None:
-            setattr(pull, key, str(body[key]))
-            pull.updated_at = ctx.world.tick()
+            with history.tracked(ctx.world, pull):
+                setattr(pull, key, str(body[key]))
+                pull.updated_at = ctx.world.tick()
             ctx.mutated = True
     if "labels" in body:
         _set_labels(ctx, _names(ctx))
@@ -199,7 +201,8 @@ def _comment(ctx: Ctx) -> Any:
     if isinstance(item, Issue):
         call(ctx, "issue.comments.create", {"issueId": item.node_id, "body": text})
     else:
-        ctx.world.add_comment(item, text)
+        with history.tracked(ctx.world, item):
+            ctx.world.add_comment(item, text)
         ctx.mutated = True
     return comment_json(ctx.links, item, item.comments[-1])
 
@@ -265,8 +268,9 @@ def _set_labels(ctx: Ctx, names: list[str]) -> Any:
         known = [label.name for label in found if label is not None]
         if len(known) != len(names):
             raise RestError(422, "Validation Failed", [{"message": "a label does not exist"}])
-        item.labels = list(dict.fromkeys(known))
-        item.updated_at = ctx.world.tick()
+        with history.tracked(ctx.world, item):
+            item.labels = list(dict.fromkeys(known))
+            item.updated_at = ctx.world.tick()
         ctx.mutated = True
     return labels_json(ctx.links, item.labels)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.api.rest.render_core import user_json
 from pytest_ghxbench.sandbox.api.rest.render_git import commit_json, file_json
 from pytest_ghxbench.sandbox.api.rest.render_pulls import (
@@ -85,16 +86,17 @@ def _update(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     body = ctx.body
     ctx.mutated = True
-    if body.get("title") is not None:
-        pull.title = str(body["title"])
-    if body.get("body") is not None:
-        pull.body = str(body["body"])
-    if body.get("base"):
-        pull.base_ref = str(body["base"])
-    if body.get("state") in ("open", "closed") and pull.state != "MERGED":
-        pull.state = "OPEN" if body["state"] == "open" else "CLOSED"
-        pull.closed_at = None if pull.state == "OPEN" else ctx.world.clock
-    pull.updated_at = ctx.world.tick()
+    with history.tracked(ctx.world, pull):
+        if body.get("title") is not None:
+            pull.title = str(body["title"])
+        if body.get("body") is not None:
+            pull.body = str(body["body"])
+        if body.get("base"):
+            pull.base_ref = str(body["base"])
+        if body.get("state") in ("open", "closed") and pull.state != "MERGED":
+            pull.state = "OPEN" if body["state"] == "open" else "CLOSED"
+            pull.closed_at = None if pull.state == "OPEN" else ctx.world.clock
+        pull.updated_at = ctx.world.tick()
     return pull_json(ctx.links, pull)
 
 
@@ -202,8 +204,9 @@ def _request_reviewers(ctx: Ctx) -> Any:
 def _unrequest(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     dropped = {str(x) for x in ctx.body.get("reviewers") or []}
-    pull.requested_reviewers = [r for r in pull.requested_reviewers if r not in dropped]
-    pull.updated_at = ctx.world.tick()
+    with history.tracked(ctx.world, pull):
+        pull.requested_reviewers = [r for r in pull.requested_reviewers if r not in dropped]
+        pull.updated_at = ctx.world.tick()
     ctx.mutated = True
     return pull_json(ctx.links, pull, full=False)
 

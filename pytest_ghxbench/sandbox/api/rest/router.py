@@ -304,8 +304,9 @@ def _load() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        # first: some of their routes serve cases of other modules' routes (Unhandled)
-        for first in ("git", "pull_writes"):
+        # first: some of their routes serve cases of other modules' routes (Unhandled), or
+        # paths another module's template would take (/issues/events for /issues/{number})
+        for first in ("git", "pull_writes", "timeline"):
             importlib.import_module(f"{__package__}.{first}")
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
             absent,

@@ -84,6 +84,7 @@ _TYPE_MODULES = (
     "details",
     "absent",
     "gists",
+    "timeline",
 )
 """Modules that register types when imported, in order (types before the mutations)."""
 

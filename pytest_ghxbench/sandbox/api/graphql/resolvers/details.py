@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
@@ -105,8 +106,10 @@ def _set_pull_state(closing: bool) -> Any:
         wanted: Literal["CLOSED", "OPEN"] = "CLOSED" if closing else "OPEN"
         if pull.state != wanted:  # no capability covers this
             ctx.mutated = True
-            now = ctx.world.tick()
-            pull.state, pull.closed_at, pull.updated_at = wanted, now if closing else None, now
+            with history.tracked(ctx.world, pull):
+                now = ctx.world.tick()
+                pull.state, pull.closed_at = wanted, now if closing else None
+                pull.updated_at = now
         return done(data, pullRequest=pull)
 
     return resolve

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context, capability_message
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     FIELD_KEY,
@@ -138,7 +139,8 @@ def _add_comment(_: Any, args: A, ctx: C) -> A:
         if not body.strip():
             raise GraphQLError("Body can't be blank", type="UNPROCESSABLE")
         ctx.mutated = True
-        ctx.world.add_comment(subject.value, body)
+        with history.tracked(ctx.world, subject.value):
+            ctx.world.add_comment(subject.value, body)
     item = subject.value
     edge = (len(item.comments) - 1, (item, item.comments[-1]))
     return done(data, commentEdge=edge, subject=subject)
@@ -281,8 +283,9 @@ def _labels_change(adding: bool) -> Any:
             )
         else:
             ctx.mutated = True
-            item.labels = list(dict.fromkeys(wanted))
-            item.updated_at = ctx.world.tick()
+            with history.tracked(ctx.world, item):
+                item.labels = list(dict.fromkeys(wanted))
+                item.updated_at = ctx.world.tick()
         return done(data, labelable=target)
 
     return resolve

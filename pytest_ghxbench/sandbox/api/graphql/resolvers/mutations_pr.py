@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import GraphQLError
 from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
@@ -124,8 +125,9 @@ def _request_reviews_by_login(_: Any, args: A, ctx: C) -> A:
     kept = [r for r in pull.requested_reviewers if data.get("union") or r in logins]
     if kept != pull.requested_reviewers:
         ctx.mutated = True
-        pull.requested_reviewers = kept
-        touch(ctx.world, pull)
+        with history.tracked(ctx.world, pull):
+            pull.requested_reviewers = kept
+            touch(ctx.world, pull)
     return done(data, pullRequest=pull)
 
 
@@ -158,18 +160,19 @@ def _update_pull(_: Any, args: A, ctx: C) -> A:
     if base is not None and world.git.ref(f"refs/heads/{base}") is None:
         raise GraphQLError(f"Proposed base branch '{base}' was not found", type="UNPROCESSABLE")
     ctx.mutated = True
-    pull.title = str(data.get("title", pull.title))
-    pull.body = str(data.get("body", pull.body))
-    if data.get("state") in ("OPEN", "CLOSED") and pull.state != "MERGED":
-        pull.state = data["state"]
-    if labels is not None:
-        pull.labels = labels
-    if "milestoneId" in data:
-        pull.milestone = milestone
-    if base is not None and pull.state == "OPEN":
-        pull.base_ref = str(base)
-        refs_changed(world)
-    pull.updated_at = world.tick()
+    with history.tracked(world, pull):
+        pull.title = str(data.get("title", pull.title))
+        pull.body = str(data.get("body", pull.body))
+        if data.get("state") in ("OPEN", "CLOSED") and pull.state != "MERGED":
+            pull.state = data["state"]
+        if labels is not None:
+            pull.labels = labels
+        if "milestoneId" in data:
+            pull.milestone = milestone
+        if base is not None and pull.state == "OPEN":
+            pull.base_ref = str(base)
+            refs_changed(world)
+        pull.updated_at = world.tick()
     return done(data, pullRequest=pull)
 
 

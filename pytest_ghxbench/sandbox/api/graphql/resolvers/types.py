@@ -72,7 +72,13 @@ def find_node(world: World, node: str) -> Typed | None:
     }
     finder = finders.get(kind)
     found = finder() if finder is not None else None
-    return found or pr.find_pr_node(world, node)
+    return found or pr.find_pr_node(world, node) or _event_typed(world, node)
+
+
+def _event_typed(world: World, node: str) -> Typed | None:
+    from pytest_ghxbench.sandbox.api.graphql.resolvers.timeline import find_event_node
+
+    return find_event_node(world, node)
 
 
 def _user_typed(world: World, node: str) -> Typed | None:
