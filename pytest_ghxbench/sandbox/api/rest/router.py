@@ -329,4 +329,5 @@ def _load() -> None:
             reviews,
             search,
             search_code,
+            usage,
         )
