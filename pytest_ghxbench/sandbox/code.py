@@ -168,8 +168,11 @@ def sync_pulls(world: World, *, seeding: bool = False) -> None:
     ``seeding``: filling in a seed's pull requests, which is not a change (no clock tick).
     """
     from pytest_ghxbench.sandbox.operations.prs import merge_state
+    from pytest_ghxbench.sandbox.workflow_triggers import note_ref_moves
 
     git = world.git
+    if not seeding:
+        note_ref_moves(world)  # the runs a push would start (a gap: none start)
     refs = git.refs()
     for pull in world.pull_requests:
         if pull.state == "OPEN":

@@ -47,3 +47,23 @@ def test_usage_and_search_answer_as_github_would(item: SandboxSession) -> None:
     assert [p["number"] for p in pulls["items"]] == [7]
     assert issue["type"]["id"] == 1000001 and issue["type"]["name"] == "Bug"
     assert item.sandbox_gaps() == []
+
+
+def test_another_repository_is_an_unserved_route_not_a_faked_success(
+    item: SandboxSession,
+) -> None:
+    """The world holds one repository: forking or creating one answers GitHub's 404 and is
+    recorded, rather than a success that left no repository behind."""
+    results = call_tools(
+        item,
+        [
+            ("fork_repository", REPO),
+            ("create_repository", {"name": "scratch", "description": "a new one"}),
+        ],
+    )
+    assert [is_error for _, is_error, _ in results["calls"]] == [True, True]
+    assert {(g["kind"], g["detail"]) for g in item.sandbox_gaps()} == {
+        ("unserved_route", "POST /repos/{owner}/{repo}/forks"),
+        ("unserved_route", "POST /user/repos"),
+    }
+    assert item.world.repository.full_name == "acme-labs/tinykv"
