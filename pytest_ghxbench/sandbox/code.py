@@ -170,8 +170,11 @@ def sync_pulls(world: World, *, seeding: bool = False) -> None:
     """
     from pytest_ghxbench.sandbox import history
     from pytest_ghxbench.sandbox.operations.prs import merge_state
+    from pytest_ghxbench.sandbox.workflow_triggers import note_ref_moves
 
     git = world.git
+    if not seeding:
+        note_ref_moves(world)  # the runs a push would start (a gap: none start)
     refs = git.refs()
     for pull in world.pull_requests:
         head = refs.get(f"refs/heads/{pull.head_ref}")

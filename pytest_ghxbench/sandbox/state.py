@@ -179,6 +179,16 @@ class World(StateModel):
             self._wall_mark += whole
         return max(whole, 0)
 
+    @property
+    def maintainer(self) -> str:
+        """The user who made the seeded repository's milestones (GitHub's ``creator``, always a
+        user): the repository's owner when that is a user; else its first collaborator other
+        than the viewer (``mona`` in the shipped seed); else the viewer."""
+        owner = next((u for u in self.users if u.login == self.repository.owner), None)
+        if owner is None or owner.type == "User":
+            return self.repository.owner
+        return next((c for c in self.collaborators if c != self.viewer), self.viewer)
+
     def next_id(self) -> int:
         """A fresh database id (for comments, reviews, runs, jobs, releases...)."""
         self.last_id += 1

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["counted_language", "language_of"]
+from pytest_ghxbench.sandbox.git import GitRepo
+from pytest_ghxbench.sandbox.state import World
+
+__all__ = ["counted_language", "language_bytes", "language_of", "primary_language"]
 
 _EXTENSIONS = {
     "Python": "py pyi pyw",
@@ -107,3 +110,25 @@ def counted_language(path: str) -> str | None:
     if language not in _PROGRAMMING or _LEFT_OUT.search(path):
         return None
     return language
+
+
+def language_bytes(git: GitRepo) -> dict[str, int]:
+    """Bytes of code per language in the default branch's tree, most first (``GET
+    /languages``); the first is the repository's primary language."""
+    head = git.resolve(git.default_branch)
+    entries = (git.tree(head, recursive=True) if head else None) or []
+    totals: dict[str, int] = {}
+    for entry in entries:
+        if entry.type != "blob" or entry.mode == "120000":
+            continue
+        language = counted_language(entry.path)
+        if language is not None:
+            totals[language] = totals.get(language, 0) + (entry.size or 0)
+    return dict(sorted(totals.items(), key=lambda item: (-item[1], item[0])))
+
+
+def primary_language(world: World) -> str | None:
+    """The repository's language, as search finds it: the one with the most bytes of code on
+    the default branch (the seed's when the repository has no code)."""
+    counted = language_bytes(world.git)
+    return next(iter(counted), None) or world.repository.primary_language

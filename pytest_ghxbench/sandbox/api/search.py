@@ -3,15 +3,20 @@ and GraphQL's ``search``; its parser and ranges also serve code and commit searc
 (:mod:`.search_git`).
 
 Supported: ``repo:``/``user:``/``org:``, ``is:``/``type:`` (issue, pr, open, closed, merged,
-unmerged, draft), ``state:``, ``label:`` (quoted, repeated = all of them, ``a,b`` = any),
-``-label:`` and any negated qualifier, ``author:``, ``assignee:``, ``mentions:``,
-``involves:``, ``commenter:``, ``no:`` (assignee, label, milestone), ``milestone:``,
-``head:``, ``base:``, ``review-requested:``, ``reviewed-by:``, ``in:`` (title, body,
-comments), ``created:``/``updated:``/``closed:``/``comments:`` ranges (``>=2026-01-01``,
-``<5``, ``a..b``), ``sort:`` (matches everything; the caller orders), and free words (in the
-title or body unless ``in:`` says otherwise). ``@me`` stands for the viewer. Unknown
-qualifiers match nothing, as on GitHub; GitHub's own that the sandbox does not evaluate
-(:data:`UNEVALUATED`) match nothing too, and are recorded as ``unsupported`` gaps.
+unmerged, draft, locked, blocked, blocking, public, private, archived; ``type:`` also an issue
+type, ``type:Bug``), ``state:``, ``reason:``, ``label:`` (quoted, repeated = all of them,
+``a,b`` = any), ``-label:`` and any negated qualifier, ``author:``, ``assignee:``,
+``mentions:``, ``involves:``, ``commenter:``, ``no:`` (assignee, label, milestone, project,
+type), ``milestone:``, ``project:`` (``owner/number``), ``linked:`` (pr, issue),
+``parent-issue:``/``sub-issue:`` (``owner/repo#n``), ``head:``, ``base:``, ``draft:``,
+``review:`` (none, required, approved, changes_requested), ``review-requested:`` and
+``user-review-requested:``, ``reviewed-by:``, ``language:`` (the repository's), ``archived:``,
+``in:`` (title, body, comments), ``created:``/``updated:``/``closed:``/``merged:``/``comments:``
+ranges (``>=2026-01-01``, ``<5``, ``a..b``), ``sort:`` (matches everything; the caller orders),
+and free words (in the title or body unless ``in:`` says otherwise). ``@me`` stands for the
+viewer. Unknown qualifiers match nothing, as on GitHub; GitHub's own that the sandbox does not
+evaluate (:data:`UNEVALUATED`: reactions, commit status, teams) match nothing too, and are
+recorded as ``unsupported`` gaps.
 """
 
 from __future__ import annotations
@@ -19,72 +24,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from pytest_ghxbench.sandbox.api.search_relations import (
+    PULL_QUALIFIERS,
+    RELATIONS,
+    in_projects,
+    pull_qualifier,
+    relation,
+)
+from pytest_ghxbench.sandbox.api.search_syntax import in_range, parse_query
 from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
 __all__ = ["UNEVALUATED", "Item", "in_range", "matches", "parse_query"]
 
-UNEVALUATED = frozenset(
-    {
-        "draft", "interactions", "language", "linked", "merged", "parent-issue", "project",
-        "reactions", "reason", "review", "status", "sub-issue", "team", "team-review-requested",
-        "user-review-requested",
-    }
-)  # fmt: skip
+UNEVALUATED = frozenset({"interactions", "reactions", "status", "team", "team-review-requested"})
 """Qualifiers of GitHub's issue and pull request search that the sandbox does not evaluate."""
-_UNEVALUATED_IS = frozenset({"public", "private", "archived", "queued", "blocked", "blocking"})
+_UNEVALUATED_IS = frozenset({"queued"})
 
 Item = Issue | PullRequest
-_TOKEN = re.compile(r'(-?)([\w-]+):("[^"]*"|\S+)|"([^"]*)"|(\S+)')
-
-
-def parse_query(text: str) -> tuple[list[tuple[bool, str, str]], list[str]]:
-    """``([(negated, qualifier, value)], [free words])`` of a search query."""
-    qualifiers: list[tuple[bool, str, str]] = []
-    words: list[str] = []
-    for match in _TOKEN.finditer(text):
-        negated, name, value, phrase, word = match.groups()
-        if name:
-            qualifiers.append((bool(negated), name.lower(), value.strip('"')))
-        elif phrase is not None:
-            words.append(phrase)
-        elif word.strip("()") and word.upper() not in ("AND", "OR", "NOT"):
-            words.append(word.strip("()"))
-    return qualifiers, words
-
-
-def in_range(expression: str, actual: str | int) -> bool:
-    """Whether ``actual`` satisfies ``>=x``, ``<x``, ``a..b``, ``a..*`` or ``x``; dates compare
-    as text (``2026-02-01`` < ``2026-02-01T10:00:00Z`` < ``2026-02-02``)."""
-
-    def cast(value: str) -> str | int:
-        return int(value) if isinstance(actual, int) else value
-
-    if ".." in expression:
-        low, high = expression.split("..", 1)
-        return (low == "*" or actual >= cast(low)) and (  # type: ignore[operator]
-            high == "*" or _at_most(actual, cast(high))
-        )
-    for op in (">=", "<=", ">", "<"):
-        if expression.startswith(op):
-            bound = cast(expression[len(op) :])
-            if op == ">=":
-                return actual >= bound  # type: ignore[operator]
-            if op == "<=":
-                return _at_most(actual, bound)
-            if op == ">":
-                return actual > bound and not _same_day(actual, bound)  # type: ignore[operator]
-            return actual < bound  # type: ignore[operator]
-    bound = cast(expression)
-    return actual == bound or _same_day(actual, bound)
-
-
-def _same_day(actual: str | int, bound: str | int) -> bool:
-    return isinstance(actual, str) and isinstance(bound, str) and actual.startswith(bound)
-
-
-def _at_most(actual: str | int, bound: str | int) -> bool:
-    return actual <= bound or _same_day(actual, bound)  # type: ignore[operator]
 
 
 def _mentions(item: Item, login: str) -> bool:
@@ -96,7 +53,8 @@ def _labels(item: Item) -> set[str]:
     return {n.casefold() for n in item.labels}
 
 
-def _is(world: World, item: Item, value: str) -> bool:
+def _is(world: World, item: Item, value: str, kind: bool = False) -> bool:
+    """``is:``/``state:`` (and ``type:``, ``kind``: an issue type's name too)."""
     pull = isinstance(item, PullRequest)
     checks: dict[str, Callable[[], bool]] = {
         "issue": lambda: not pull,
@@ -109,21 +67,18 @@ def _is(world: World, item: Item, value: str) -> bool:
         "draft": lambda: isinstance(item, PullRequest) and item.is_draft,
         "locked": lambda: bool(getattr(item, "locked", False)),
         "unlocked": lambda: not getattr(item, "locked", False),
+        "blocked": lambda: isinstance(item, Issue) and bool(item.blocked_by),
+        "blocking": lambda: any(item.number in i.blocked_by for i in world.issues),
+        "public": lambda: not world.repository.is_private,
+        "private": lambda: world.repository.is_private,
+        "archived": lambda: world.repository.is_archived,
     }
     check = checks.get(value.lower())
     if check is None and value.lower() in _UNEVALUATED_IS:
         record_unsupported(f"search qualifier is:{value.lower()}")
+    if check is None and kind and value.lower() not in ("pr", "issue", "pull-request"):
+        return isinstance(item, Issue) and (item.issue_type or "").casefold() == value.casefold()
     return check() if check is not None else False
-
-
-def _pull_qualifier(pull: PullRequest, name: str, login: str, value: str) -> bool:
-    if name == "head":
-        return pull.head_ref == value
-    if name == "base":
-        return pull.base_ref == value
-    if name == "review-requested":
-        return login in {r.casefold() for r in pull.requested_reviewers}
-    return login in {r.author.casefold() for r in pull.reviews}
 
 
 def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]) -> bool:
@@ -137,7 +92,7 @@ def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]
     if name in ("user", "org", "owner"):
         return folded == repo.owner.casefold()
     if name in ("is", "type"):
-        return _is(world, item, value)
+        return _is(world, item, value, kind=name == "type")
     if name == "state":
         return _is(world, item, value)
     if name == "label":
@@ -158,6 +113,8 @@ def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]
             "assignee": not item.assignees,
             "label": not item.labels,
             "milestone": item.milestone is None,
+            "project": not in_projects(world, item),
+            "type": isinstance(item, Issue) and item.issue_type is None,
         }
         return empty.get(folded, False)
     if name == "milestone":
@@ -170,11 +127,13 @@ def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]
         return stamp is not None and in_range(value, stamp)
     if name == "comments":
         return in_range(value, len(item.comments))
-    if name in ("head", "base", "review-requested", "reviewed-by"):
-        return isinstance(item, PullRequest) and _pull_qualifier(item, name, folded, value)
+    if name in PULL_QUALIFIERS:
+        return isinstance(item, PullRequest) and pull_qualifier(world, item, name, value)
+    if name in RELATIONS:
+        return relation(world, item, name, value)
     if name in UNEVALUATED:
         record_unsupported(f"search qualifier {name}:")
-    return name in ("sort", "archived")
+    return name == "sort"
 
 
 def matches(world: World, item: Item, query: str) -> bool:

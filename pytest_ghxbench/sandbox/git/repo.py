@@ -70,6 +70,8 @@ class GitRepo:
         self._pending: _Pending | None = None
         self._source: GitRepo | None = None
         self._frozen: _Pending | None = None
+        self._noted: dict[str, str] | None = None
+        """The refs as :meth:`ref_moves` last saw them (at first, as first read)."""
         if create:
             path.mkdir(parents=True, exist_ok=True)
             pygit2.init_repository(str(path), bare=True, initial_head=default_branch)
@@ -152,13 +154,24 @@ class GitRepo:
     def refs(self) -> dict[str, str]:
         """Every direct ref (full name -> the sha it points at)."""
         if self._pending is not None:
-            return dict(self._pending.refs)
-        found: dict[str, str] = {}
-        for name in self.repo.references:
-            ref = self.repo.references.get(name)
-            if ref is not None and ref.type == pygit2.enums.ReferenceType.DIRECT:
-                found[name] = str(ref.target)
+            found = dict(self._pending.refs)
+        else:
+            found = {}
+            for name in self.repo.references:
+                ref = self.repo.references.get(name)
+                if ref is not None and ref.type == pygit2.enums.ReferenceType.DIRECT:
+                    found[name] = str(ref.target)
+        if self._noted is None:
+            self._noted = dict(found)
         return found
+
+    def ref_moves(self) -> tuple[dict[str, str], dict[str, str]]:
+        """The refs when this was last asked (or, the first time, when they were first read:
+        every writer reads them first, a push too) and the refs now; now is the next baseline."""
+        now = self.refs()
+        before = self._noted if self._noted is not None else now
+        self._noted = dict(now)
+        return before, now
 
     def head_ref(self) -> str:
         """The ref HEAD names (``refs/heads/<default branch>``)."""
@@ -203,6 +216,8 @@ class GitRepo:
         self.repo.references.create(name, pygit2.Oid(hex=sha), force=True)
 
     def delete_ref(self, name: str) -> bool:
+        if self._noted is None:
+            self.refs()
         ref = self.repo.references.get(name)
         if ref is None:
             return False

@@ -23,6 +23,7 @@ from pytest_ghxbench.sandbox.operations.registry import (
     require_repo,
 )
 from pytest_ghxbench.sandbox.state import MergeStateStatus, PullRequest, World
+from pytest_ghxbench.sandbox.workflow_triggers import note_pull_opened
 
 __all__ = [
     "closing_references",
@@ -163,6 +164,7 @@ def open_pull(
     history.opened(world, pull)
     sync_pulls(world)
     pull.merge_state_status = merge_state(world, pull)
+    note_pull_opened(world, pull)
     return pull
 
 

@@ -74,16 +74,16 @@ def test_known_fakes_are_unsupported_gaps(item: SandboxSession) -> None:
     client = item.client()
     teams = client.graphql('{organization(login:"acme-labs"){teams(first:5){totalCount}}}')
     assert teams["organization"]["teams"]["totalCount"] == 0
-    found = client.rest("GET", "/search/issues", params={"q": "repo:acme-labs/tinykv review:none"})
+    found = client.rest("GET", "/search/issues", params={"q": "repo:acme-labs/tinykv reactions:>1"})
     assert found["total_count"] == 0
-    repositories = client.graphql(
-        '{search(query:"tinykv",type:REPOSITORY,first:5){nodes{__typename}}}'
+    discussions = client.graphql(
+        '{search(query:"tinykv",type:DISCUSSION,first:5){nodes{__typename}}}'
     )
-    assert repositories["search"]["nodes"] == []
+    assert discussions["search"]["nodes"] == []
     assert gaps(item) == [
-        ("unsupported", "GraphQL search of type REPOSITORY", 1),
+        ("unsupported", "GraphQL search of type DISCUSSION", 1),
         ("unsupported", "organization and team membership", 1),
-        ("unsupported", "search qualifier review:", 1),
+        ("unsupported", "search qualifier reactions:", 1),
     ]
 
 

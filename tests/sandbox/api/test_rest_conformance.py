@@ -67,7 +67,8 @@ SAMPLES = {
 COMMENT_IDS = {"issues": "2650000011", "pulls": "1900000001"}
 QUERIES = {
     "/search/issues": "q=repo:acme-labs/tinykv+is:open",
-    "/search/repositories": "q=repo:acme-labs/tinykv",
+    "/search/repositories": "q=topic:key-value+stars:>100+language:python",
+    "/search/users": "q=type:user+in:login+mon",
     "/search/code": "q=compaction+repo:acme-labs/tinykv",
     "/search/commits": "q=compaction+repo:acme-labs/tinykv",
 }

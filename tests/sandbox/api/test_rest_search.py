@@ -1,4 +1,5 @@
-"""``GET /search/issues`` with the qualifiers agents use (seed: issues 1-6, pull requests 7-9)."""
+"""``GET /search/issues`` with the qualifiers agents use (seed: issues 1-6, pull requests 7-9);
+GitHub's qualifiers the sandbox does not evaluate are gaps."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from pytest_ghxbench.sandbox.api.rest import handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiUrls
+from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 
@@ -63,6 +65,29 @@ def numbers(world: World, q: str, **params: str) -> list[int]:
         (f"{REPO} is:issue created:2026-02-10..2026-02-12", {3, 4, 5}),
         ("repo:octo/other is:issue", set()),
         (f"{REPO} bogus:qualifier", set()),
+        (f"{REPO} is:pr draft:true", {8}),
+        (f"{REPO} is:pr draft:false", {7, 9}),
+        (f"{REPO} merged:>=2026-01-01", {9}),
+        (f"{REPO} linked:pr is:open", {3, 4}),
+        (f"{REPO} linked:issue", {7, 8, 9}),
+        (f"{REPO} review:changes_requested", {7}),
+        (f"{REPO} review:approved", {9}),
+        (f"{REPO} review:none", {8}),
+        (f"{REPO} user-review-requested:lee-k", {7}),
+        (f"{REPO} parent-issue:acme-labs/tinykv#1", {3, 4}),
+        (f"{REPO} sub-issue:acme-labs/tinykv#3", {1}),
+        (f"{REPO} is:blocked", {3}),
+        (f"{REPO} is:blocking", {5}),
+        (f"{REPO} type:Bug", {3, 5}),
+        (f"{REPO} no:type is:issue", {2, 6}),
+        (f"{REPO} project:acme-labs/1", {1, 3, 7}),
+        (f"{REPO} no:project is:open", {4, 5, 6}),
+        (f"{REPO} reason:completed", {2}),
+        (f'{REPO} reason:"not planned"', set()),
+        (f"{REPO} language:python is:pr", {7, 8, 9}),
+        (f"{REPO} archived:true", set()),
+        (f"{REPO} is:public is:pr", {7, 8, 9}),
+        (f"{REPO} is:private", set()),
     ],
 )
 def test_qualifiers(world: World, q: str, expected: set[int]) -> None:
@@ -104,3 +129,34 @@ def test_a_missing_query_is_a_validation_error(world: World) -> None:
     response = handle(world, request)
     assert response.status == 422
     assert json.loads(response.body)["errors"][0]["field"] == "q"
+
+
+def _gaps(world: World, q: str) -> list[str]:
+    log = GapLog()
+    with request_scope(log):
+        search(world, q)
+    return [g["detail"] for g in log.entries()]
+
+
+@pytest.mark.parametrize(
+    ("q", "detail"),
+    [
+        ("reactions:>1", "search qualifier reactions:"),
+        ("interactions:>1", "search qualifier interactions:"),
+        ("status:success", "search qualifier status:"),
+        ("team:acme-labs/core", "search qualifier team:"),
+        ("team-review-requested:acme-labs/core", "search qualifier team-review-requested:"),
+        ("is:queued", "search qualifier is:queued"),
+    ],
+)
+def test_githubs_qualifiers_the_sandbox_does_not_evaluate_are_gaps(
+    world: World, q: str, detail: str
+) -> None:
+    assert numbers(world, f"{REPO} {q}") == []
+    assert _gaps(world, f"{REPO} {q}") == [detail]
+
+
+def test_evaluated_qualifiers_are_no_gaps(world: World) -> None:
+    q = f"{REPO} draft:false review:approved linked:issue merged:>2026-01-01 language:python"
+    assert numbers(world, q) == [9]
+    assert _gaps(world, q) == []

@@ -1,6 +1,6 @@
 """REST routes for GitHub Actions: workflows and dispatches, runs (list, get, re-run,
 cancel), jobs and artifacts (their zips: a ``302`` to a pre-signed link). Logs are in
-:mod:`.logs`."""
+:mod:`.logs`, timing (usage) in :mod:`.usage`."""
 
 from __future__ import annotations
 
@@ -169,13 +169,6 @@ def _artifacts(ctx: Ctx) -> Any:
     name = ctx.param("name")
     found = [a for a in ctx.world.artifacts if a.run_id == run.id and name in (None, a.name)]
     return counted(ctx, "artifacts", found, artifact_json)
-
-
-@route("GET", _RUN + "/timing")
-def _timing(ctx: Ctx) -> Any:
-    run = find_run(ctx)
-    jobs = latest_jobs(ctx.world, run.id)
-    return {"billable": {}, "run_duration_ms": 60_000 * max(len(jobs), 1)}
 
 
 def _run_action(ctx: Ctx, task: str) -> Any:

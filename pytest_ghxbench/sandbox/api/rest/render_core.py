@@ -10,11 +10,12 @@ from pytest_ghxbench.sandbox.api.rest.links import (
     user_node_id,
     user_numeric_id,
 )
-from pytest_ghxbench.sandbox.state import Issue, Label, Milestone, PullRequest
+from pytest_ghxbench.sandbox.state import Issue, IssueType, Label, Milestone, PullRequest
 
 __all__ = [
     "association",
     "full_repository",
+    "issue_type_json",
     "label_json",
     "labels_json",
     "milestone_json",
@@ -242,6 +243,23 @@ def labels_json(links: Links, names: list[str]) -> list[A]:
     return [label_json(links, label) for label in found if label is not None]
 
 
+def issue_type_json(links: Links, kind: IssueType) -> A:
+    """An ``issue-type``: the same on an issue as in the organization's list. Its id is its
+    place among the organization's types (from ``1000001``)."""
+    world = links.world
+    created = world.repository.created_at
+    return {
+        "id": 1_000_001 + world.issue_types.index(kind),
+        "node_id": kind.node_id or world.node("IT", kind.name),
+        "name": kind.name,
+        "description": kind.description or None,
+        "color": kind.color.lower(),
+        "created_at": created,
+        "updated_at": created,
+        "is_enabled": kind.is_enabled,
+    }
+
+
 def milestone_json(links: Links, milestone: Milestone) -> A:
     world = links.world
     items: list[Issue | PullRequest] = [*world.issues, *world.pull_requests]
@@ -257,7 +275,7 @@ def milestone_json(links: Links, milestone: Milestone) -> A:
         "number": milestone.number,
         "title": milestone.title,
         "description": milestone.description or None,
-        "creator": user_json(links, world.repository.owner),
+        "creator": user_json(links, world.maintainer),
         "state": milestone.state.lower(),
         "open_issues": sum(i.state == "OPEN" for i in mine),
         "closed_issues": sum(i.state != "OPEN" for i in mine),

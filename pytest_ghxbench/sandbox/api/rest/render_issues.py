@@ -7,6 +7,7 @@ from typing import Any
 from pytest_ghxbench.sandbox.api.rest.links import Links, issue_id, pull_id
 from pytest_ghxbench.sandbox.api.rest.render_core import (
     association,
+    issue_type_json,
     labels_json,
     milestone_json,
     reactions,
@@ -61,17 +62,7 @@ def issue_json(links: Links, item: Issue | PullRequest) -> A:
         done = sum(s.state == "CLOSED" for s in subs)
         kind = next((t for t in world.issue_types if t.name == item.issue_type), None)
         data["state_reason"] = item.state_reason.lower() if item.state_reason else None
-        data["type"] = (
-            {
-                "id": 6_000 + len(kind.name),
-                "node_id": kind.node_id,
-                "name": kind.name,
-                "description": kind.description or None,
-                "color": kind.color.lower(),
-            }
-            if kind
-            else None
-        )
+        data["type"] = issue_type_json(links, kind) if kind else None
         data["sub_issues_summary"] = {
             "total": len(subs),
             "completed": done,

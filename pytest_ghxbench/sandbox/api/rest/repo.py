@@ -8,6 +8,7 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.render_core import (
     full_repository,
+    issue_type_json,
     label_json,
     milestone_json,
     minimal_repository,
@@ -160,19 +161,7 @@ def _issue_types(ctx: Ctx) -> Any:
     repo = ctx.world.repository
     if ctx.args["org"].casefold() != repo.owner.casefold():
         raise RestError(404, "Not Found")
-    return [
-        {
-            "id": 1_000_000 + index,
-            "node_id": kind.node_id or ctx.world.node("IT", kind.name),
-            "name": kind.name,
-            "description": kind.description or None,
-            "color": kind.color.lower(),
-            "created_at": repo.created_at,
-            "updated_at": repo.created_at,
-            "is_enabled": kind.is_enabled,
-        }
-        for index, kind in enumerate(ctx.world.issue_types, start=1)
-    ]
+    return [issue_type_json(ctx.links, kind) for kind in ctx.world.issue_types]
 
 
 @route("GET", "/user")

@@ -330,4 +330,5 @@ def _load() -> None:
             reviews,
             search,
             search_code,
+            usage,
         )

@@ -2,8 +2,9 @@
 :mod:`pytest_ghxbench.sandbox.api.search` for the syntax), ordered by ``sort:``
 (``created-desc``...) or the ``sort``/``order`` parameters.
 
-``GET /search/repositories``: the world's repository, by ``repo:``, ``user:``/``org:`` and
-words of its name or description.
+``GET /search/repositories``: the world's repository, by GitHub's repository qualifiers
+(:mod:`pytest_ghxbench.sandbox.api.search_repos`). ``GET /search/users``: its users and
+organizations (:mod:`pytest_ghxbench.sandbox.api.search_users`), paged like the others.
 """
 
 from __future__ import annotations
@@ -12,12 +13,23 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.issues import sort_items
 from pytest_ghxbench.sandbox.api.rest.links import Links
-from pytest_ghxbench.sandbox.api.rest.render_core import full_repository
+from pytest_ghxbench.sandbox.api.rest.render_core import full_repository, user_json
 from pytest_ghxbench.sandbox.api.rest.render_issues import issue_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, paged, route
 from pytest_ghxbench.sandbox.api.search import Item, matches, parse_query
+from pytest_ghxbench.sandbox.api.search_repos import repository_matches
+from pytest_ghxbench.sandbox.api.search_users import found_users
 
 __all__: list[str] = []
+
+
+def _query(ctx: Ctx) -> str:
+    query = (ctx.param("q") or "").strip()
+    if not query:
+        raise RestError(
+            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}]
+        )
+    return query
 
 
 def _order(ctx: Ctx, query: str) -> tuple[str | None, str]:
@@ -31,11 +43,7 @@ def _order(ctx: Ctx, query: str) -> tuple[str | None, str]:
 
 @route("GET", "/search/issues")
 def _search_issues(ctx: Ctx) -> Any:
-    query = (ctx.param("q") or "").strip()
-    if not query:
-        raise RestError(
-            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}]
-        )
+    query = _query(ctx)
     world = ctx.world
     items: list[Item] = [*world.issues, *world.pull_requests]
     found = [i for i in items if matches(world, i, query)]
@@ -56,20 +64,18 @@ def _search_issues(ctx: Ctx) -> Any:
 
 @route("GET", "/search/repositories")
 def _search_repositories(ctx: Ctx) -> Any:
-    """The world's one repository when every qualifier (``repo:``, ``user:``/``org:``) holds
-    and every free word is in its name or description; unknown qualifiers match nothing."""
-    query = (ctx.param("q") or "").strip()
-    if not query:
-        raise RestError(
-            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}]
-        )
-    repo = ctx.world.repository
-    qualifiers, words = parse_query(query)
-    wanted = {"repo": repo.full_name, "user": repo.owner, "org": repo.owner}
-    text = f"{repo.full_name} {repo.description}".casefold()
-    found = all(
-        (name in wanted and value.casefold() == wanted[name].casefold()) != negated
-        for negated, name, value in qualifiers
-    ) and all(word.casefold() in text for word in words)
+    """The world's one repository when the query finds it (:mod:`..search_repos`)."""
+    found = repository_matches(ctx.world, _query(ctx))
     items = [{**full_repository(ctx.links), "score": 1.0}] if found else []
-    return {"total_count": len(items), "incomplete_results": False, "items": items}
+    return {"total_count": len(items), "incomplete_results": False, "items": paged(ctx, items)}
+
+
+@route("GET", "/search/users")
+def _search_users(ctx: Ctx) -> Any:
+    """The world's users and organizations the query finds (:mod:`..search_users`)."""
+    query = _query(ctx)
+    sort, order = ctx.param("sort"), ctx.param("order") or "desc"
+    logins = found_users(ctx.world, query, sort, order)
+    links = ctx.links
+    items = [{**(user_json(links, login) or {}), "score": 1.0} for login in paged(ctx, logins)]
+    return {"total_count": len(logins), "incomplete_results": False, "items": items}

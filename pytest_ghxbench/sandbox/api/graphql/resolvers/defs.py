@@ -82,6 +82,7 @@ _TYPE_MODULES = (
     "mutations_code",
     "review_writes",
     "details",
+    "search",
     "absent",
     "gists",
     "timeline",

@@ -1,7 +1,7 @@
 """GraphQL fields gh's views ask for beyond the core ones: reactions, comment edit and minimize
 state, auto-merge details, the head repository's owner, teams and commit statuses (the sandbox
-has neither, but gh's fragments name them), closing and reopening pull requests, ``search`` for
-issues and pull requests, and ``resource(url:)``."""
+has neither, but gh's fragments name them), closing and reopening pull requests, and
+``resource(url:)`` (``search`` is in :mod:`.search`)."""
 
 from __future__ import annotations
 
@@ -30,9 +30,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     register,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor
-from pytest_ghxbench.sandbox.api.search import matches
-from pytest_ghxbench.sandbox.gaps import record_unsupported
-from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
+from pytest_ghxbench.sandbox.state import World
 
 __all__: list[str] = []
 
@@ -117,36 +115,6 @@ def _set_pull_state(closing: bool) -> Any:
 
 register("closePullRequest", _set_pull_state(True), pullRequest="PullRequest")
 register("reopenPullRequest", _set_pull_state(False), pullRequest="PullRequest")
-
-# ---------------------------------------------------------------- search
-
-
-def _found(world: World, args: A) -> list[Typed]:
-    if args.get("type") != "ISSUE":
-        record_unsupported(f"GraphQL search of type {args.get('type')}")
-        return []
-    query = str(args.get("query") or "")
-    items: list[Issue | PullRequest] = sorted(
-        [*world.issues, *world.pull_requests], key=lambda i: i.created_at, reverse=True
-    )
-    return [
-        Typed("PullRequest" if isinstance(i, PullRequest) else "Issue", i)
-        for i in items
-        if matches(world, i, query)
-    ]
-
-
-abstract("SearchResultItem", ("Issue", "PullRequest"))
-_SEARCH_NAME, _search_page = connection("SearchResultItem", lambda w, a, c: _found(w, a))
-_results = obj(
-    "SearchResultItemConnection",
-    issueCount=("Int", lambda page, a, c: page.total),
-)
-# search results count by kind instead; pop, since the module may run again over the same
-# registry (pytester's in-process runs drop the modules they first imported)
-_results.fields.pop("totalCount", None)
-obj("Query", search=(_SEARCH_NAME, _search_page))
-
 
 _RESOURCE = re.compile(r"^https?://[^/]+/([^/]+/[^/]+)/(issues|pull)/(\d+)/?(?:[?#].*)?$")
 

@@ -161,6 +161,7 @@ obj(
     state=("MilestoneState", lambda m, a, c: m.state),
     dueOn=("DateTime", lambda m, a, c: m.due_on),
     closed=("Boolean", lambda m, a, c: m.state == "CLOSED"),
+    creator=("Actor", lambda m, a, c: actor(c.world, c.world.maintainer)),
     url=("URI", lambda m, a, c: f"{c.world.repository.url}/milestone/{m.number}"),
 )
 obj(
