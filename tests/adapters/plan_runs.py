@@ -4,6 +4,7 @@ as two runs of the same change leave it (times and new commits' SHAs aside, tree
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from typing import Any
@@ -65,6 +66,14 @@ def _normalised(value: Any) -> Any:
     return value
 
 
+def _history(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What happened, without the order and ids a route happened to give it: gh adds labels
+    before removing them in two requests where a capability writes both at once, and assigns
+    after creating an issue where the capability creates it assigned."""
+    facts = ({k: v for k, v in e.items() if k not in ("id", "node_id")} for e in events)
+    return sorted(facts, key=lambda fact: json.dumps(fact, sort_keys=True))
+
+
 def state(world: World, *, exclude: frozenset[str] = frozenset({"clock"})) -> Any:
     """The world as JSON, normalised, with the tree each branch and tag points at."""
     git = world.git
@@ -73,7 +82,10 @@ def state(world: World, *, exclude: frozenset[str] = frozenset({"clock"})) -> An
         commit = git.commit(sha) if name.startswith(("refs/heads/", "refs/tags/")) else None
         if commit is not None:
             code[name] = commit.tree
-    return {**_normalised(world.model_dump(mode="json", exclude=set(exclude))), "code": code}
+    dumped = _normalised(world.model_dump(mode="json", exclude=set(exclude)))
+    if "events" in dumped:
+        dumped["events"] = _history(dumped["events"])
+    return {**dumped, "code": code}
 
 
 def differences(got: Any, want: Any, path: str = "world") -> list[str]:
