@@ -76,6 +76,10 @@ class Settings:
     """An earlier run directory whose item times balance the shards."""
     resume: Path | None = None
     """The run directory a ``--ghx-resume`` session continues."""
+    isolation: str = "auto"
+    """``--ghx-isolation``: auto, jail or none."""
+    allow_hosts: tuple[str, ...] = ()
+    """``--ghx-allow-host`` values: hosts items may reach besides GitHub and the model."""
 
     @property
     def enabled(self) -> bool:
@@ -153,7 +157,7 @@ class _Given:
     def __call__(self, key: str) -> Any:
         for source, values in ((_COMMAND_LINE, self.cli), (_INI, self.ini), (_TABLE, self.table)):
             raw = values.get(key)
-            if raw is not None and raw != "":
+            if raw is not None and raw != "" and raw != []:
                 self.source[key] = source
                 return raw
         return None
@@ -320,7 +324,44 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         shard=_shard(given),
         shard_durations=path("shard_durations"),
         resume=path("resume"),
+        isolation=_isolation(given),
+        allow_hosts=_allow_hosts(given),
     )
+
+
+def _isolation(given: _Given) -> str:
+    from pytest_ghxbench.isolation.probe import CHOICES
+
+    value = (given.text("isolation") or "auto").strip()
+    if value not in CHOICES:
+        raise pytest.UsageError(
+            f"ghxbench: unknown isolation {value!r} for {given.where('isolation')}; "
+            f"valid: {', '.join(CHOICES)}"
+        )
+    return value
+
+
+def _allow_hosts(given: _Given) -> tuple[str, ...]:
+    raw = given("allow_host")
+    if raw is None:
+        return ()
+    values = raw if isinstance(raw, list) else [raw]
+    hosts: list[str] = []
+    for value in values:
+        if not isinstance(value, str):
+            raise pytest.UsageError(
+                f"ghxbench: {given.where('allow_host')} must be host names, got {_shown(value)}"
+            )
+        hosts += [word for word in value.replace(",", " ").split() if word]
+    from pytest_ghxbench.sandbox.api.policy import endpoint
+
+    for host in hosts:
+        if not endpoint(host)[0]:
+            raise pytest.UsageError(
+                f"ghxbench: {given.where('allow_host')}: {host!r} names no host "
+                "(give HOST, HOST:PORT or a URL)"
+            )
+    return tuple(dict.fromkeys(hosts))
 
 
 def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:

@@ -34,6 +34,7 @@ from pytest_ghxbench.ghx.registry import get_capability, run_capability
 
 if TYPE_CHECKING:
     from pytest_ghxbench.adapters.openai_chat.tools import McpHost
+    from pytest_ghxbench.isolation.shell import JailShell
     from pytest_ghxbench.sandbox.backend import SandboxSession
     from pytest_ghxbench.sandbox.state import World
 
@@ -92,6 +93,8 @@ class Session:
     item: SandboxSession
     transcript: Transcript
     mcp: McpHost | None = None
+    shell: JailShell | None = None
+    """The item's jailed shell, where its processes run (``None``: not isolated)."""
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_ms: float = 0.0
 
@@ -111,6 +114,16 @@ class Session:
         belongs in the latency, and must not make token counts differ between runs."""
         env = self.process_env()
         started = time.perf_counter()
+        if self.shell is not None:
+            jailed = self.shell.run([program or name, *argv], COMMAND_TIMEOUT_S)
+            if jailed.timed_out:
+                stderr = f"{name}: timed out after {COMMAND_TIMEOUT_S:.0f} s\n"
+                result = CliResult(124, jailed.stdout, jailed.stderr + stderr)
+            else:
+                code = 127 if jailed.exit_code is None else jailed.exit_code
+                result = CliResult(code, jailed.stdout, jailed.stderr)
+            elapsed = (time.perf_counter() - started) * 1000.0
+            return self._shell(name, argv, without_timings(result), elapsed)
         try:
             done = subprocess.run(
                 [program or name, *argv],
