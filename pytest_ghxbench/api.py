@@ -128,6 +128,10 @@ class BackendSession(Protocol):
     client, or a token); ``run_task`` executes a capability and returns its result envelope
     ``{"ok": bool, "data": ..., "error": ..., "meta": {...}}``. It is what workflow checkpoints
     are verified with after the agent has finished.
+
+    Optional: ``sandbox_gaps()``, a list of ``{kind, detail, count}``: where the backend's
+    answers to the item's requests so far diverged from GitHub's. The harness asks when the
+    agent is done and puts it in the row's ``sandbox_gaps`` (empty for a backend without it).
     """
 
     env: Mapping[str, str]

@@ -1,15 +1,16 @@
-"""Write the sandbox's GraphQL schema: GitHub's published schema cut down to what the sandbox
-serves.
+"""Write the sandbox's GraphQL schema: GitHub's whole published schema.
 
     python scripts/gen_graphql_schema.py [PUBLISHED_SCHEMA] [--check]
 
 PUBLISHED_SCHEMA defaults to ``schema.graphql`` of the npm package @octokit/graphql-schema under
 ``/tmp/npmcache`` (``npm install --prefix /tmp/npmcache @octokit/graphql-schema@15``). The
-output, ``pytest_ghxbench/sandbox/api/graphql/schema.graphql``, keeps the registered types and
-fields (see ``pytest_ghxbench.sandbox.api.graphql.served``) and everything they reference:
-arguments with their complete input types, enums and scalars, the kept interfaces of kept types
-and the kept members of kept unions, without descriptions. Nothing is written by hand: a
-registered field the published schema lacks, or serves with another type, stops the script.
+output, ``pytest_ghxbench/sandbox/api/graphql/schema.graphql``, is every type, field, argument
+and enum value of it, with what GitHub added since (``scripts/graphql_schema_newer.graphql``)
+merged in, sorted by name, without descriptions and with only the ``@deprecated`` directive.
+A field the published schema defines twice (it does) is kept once. Nothing is written by hand:
+a field the sandbox's resolvers register that the published schema lacks, or serves with
+another type, stops the script, and so does any problem graphql-core finds in the schema beyond
+the ones GitHub's own schema has (implementations deprecated where their interface is not).
 ``--check`` writes nothing and fails when the committed file differs.
 """
 
@@ -22,49 +23,40 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from graphql import (
-    DefinitionNode,
     DirectiveNode,
     DocumentNode,
-    EnumTypeDefinitionNode,
     FieldDefinitionNode,
     InputObjectTypeDefinitionNode,
+    InputValueDefinitionNode,
     InterfaceTypeDefinitionNode,
-    ListTypeNode,
-    NamedTypeNode,
     Node,
-    NonNullTypeNode,
     ObjectTypeDefinitionNode,
     ObjectTypeExtensionNode,
-    ScalarTypeDefinitionNode,
     TypeDefinitionNode,
-    TypeNode,
-    UnionTypeDefinitionNode,
     build_ast_schema,
     parse,
     print_ast,
+    validate_schema,
 )
 
-from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import AbstractDef
-from pytest_ghxbench.sandbox.api.graphql.served import disagreements, published, served_types
+from pytest_ghxbench.sandbox.api.graphql.served import disagreements
 
 PACKAGE = Path("/tmp/npmcache/node_modules/@octokit/graphql-schema")
 OUTPUT = (
     Path(__file__).resolve().parent.parent / "pytest_ghxbench/sandbox/api/graphql/schema.graphql"
 )
 NEWER = Path(__file__).resolve().parent / "graphql_schema_newer.graphql"
-BUILT_IN_SCALARS = {"String", "Int", "Float", "Boolean", "ID"}
 KEPT_DIRECTIVES = {"deprecated"}
+GITHUBS_OWN_PROBLEM = "is not deprecated, so implementation field"
+"""graphql-core refuses a deprecated field whose interface's field is not deprecated; GitHub's
+schema has a dozen (``PullRequest.databaseId`` of ``Reactable``). GitHub serves them, and so
+does the sandbox: the schema is built with ``assume_valid``."""
+
+Fields = tuple[FieldDefinitionNode, ...] | tuple[InputValueDefinitionNode, ...]
 
 
 class Unservable(Exception):
     """The registry and the published schema disagree; the message lists how."""
-
-
-def _named(type_node: TypeNode) -> str:
-    while isinstance(type_node, (ListTypeNode, NonNullTypeNode)):
-        type_node = type_node.type
-    assert isinstance(type_node, NamedTypeNode)
-    return type_node.name.value
 
 
 _N = TypeVar("_N", bound=Node)
@@ -93,95 +85,18 @@ def _without_descriptions(node: _N) -> _N:
     return _with(node, **changes) if changes else node
 
 
-class _Cut:
-    """The kept part of the published schema, grown from the registered types."""
-
-    def __init__(self, published: dict[str, TypeDefinitionNode]) -> None:
-        self.published = published
-        self.served = served_types()
-        self.kept: dict[str, TypeDefinitionNode] = {}
-        self.problems: list[str] = []
-
-    def keep(self, name: str, referrer: str) -> None:
-        if name in self.kept or name in BUILT_IN_SCALARS:
-            return
-        node = self.published.get(name)
-        if node is None:
-            self.problems.append(f"{referrer}: no type {name} in the published schema")
-            return
-        composite = (ObjectTypeDefinitionNode, InterfaceTypeDefinitionNode, UnionTypeDefinitionNode)
-        if isinstance(node, composite) and name not in self.served:
-            self.problems.append(f"{referrer}: returns {name}, which the sandbox does not serve")
-            return
-        self.kept[name] = node
-        if isinstance(node, (ObjectTypeDefinitionNode, InterfaceTypeDefinitionNode)):
-            for field in node.fields or ():
-                if self._serves(name, field.name.value):
-                    self._keep_field(name, field)
-        elif isinstance(node, InputObjectTypeDefinitionNode):
-            for value in node.fields or ():
-                self.keep(_named(value.type), f"{name}.{value.name.value}")
-
-    def _serves(self, name: str, field: str) -> bool:
-        return field in self.served[name].fields and published(name, field)
-
-    def _implements(self, name: str, interface: str) -> bool:
-        """Kept interfaces the registry says ``name`` is one of (GitHub's types implement many
-        the sandbox has no use for, such as ``Reactable``)."""
-        definition = self.served.get(interface)
-        return isinstance(definition, AbstractDef) and name in definition.possible
-
-    def _keep_field(self, owner: str, field: FieldDefinitionNode) -> None:
-        where = f"{owner}.{field.name.value}"
-        self.keep(_named(field.type), where)
-        for argument in field.arguments or ():
-            self.keep(_named(argument.type), f"{where}({argument.name.value}:)")
-
-    def grow(self) -> None:
-        for name in sorted(self.served):
-            self.keep(name, name)
-
-    def definitions(self) -> list[DefinitionNode]:
-        """The kept definitions, cut to the kept fields, interfaces and union members."""
-        cut: list[DefinitionNode] = []
-        for name in sorted(self.kept):
-            node = self.kept[name]
-            if isinstance(node, (ObjectTypeDefinitionNode, InterfaceTypeDefinitionNode)):
-                node = _with(
-                    node,
-                    fields=tuple(f for f in node.fields or () if self._serves(name, f.name.value)),
-                    interfaces=tuple(
-                        i for i in node.interfaces or () if self._implements(name, i.name.value)
-                    ),
-                )
-                self._check_interfaces(node)
-            elif isinstance(node, UnionTypeDefinitionNode):
-                node = _with(
-                    node, types=tuple(t for t in node.types or () if t.name.value in self.kept)
-                )
-                if not node.types:
-                    self.problems.append(f"union {name}: none of its members is served")
-            elif not isinstance(
-                node,
-                (EnumTypeDefinitionNode, ScalarTypeDefinitionNode, InputObjectTypeDefinitionNode),
-            ):
-                self.problems.append(f"{name}: unexpected kind of definition")
-            cut.append(_without_descriptions(node))
-        return cut
-
-    def _check_interfaces(
-        self, node: ObjectTypeDefinitionNode | InterfaceTypeDefinitionNode
-    ) -> None:
-        have = {f.name.value for f in node.fields or ()}
-        for interface in node.interfaces or ():
-            wanted = self.served[interface.name.value]
-            assert isinstance(wanted, AbstractDef)
-            missing = sorted({f for f in wanted.fields if published(wanted.name, f)} - have)
-            if missing:
-                self.problems.append(
-                    f"{node.name.value} implements {interface.name.value} but does not serve "
-                    + ", ".join(missing)
-                )
+def _once(node: TypeDefinitionNode) -> TypeDefinitionNode:
+    """``node`` with each field defined once (the first definition)."""
+    kinds = (ObjectTypeDefinitionNode, InterfaceTypeDefinitionNode, InputObjectTypeDefinitionNode)
+    if not isinstance(node, kinds) or not node.fields:
+        return node
+    seen: set[str] = set()
+    fields: list[Any] = []
+    for field in node.fields:
+        if field.name.value not in seen:
+            seen.add(field.name.value)
+            fields.append(field)
+    return _with(node, fields=tuple(fields)) if len(fields) < len(node.fields) else node
 
 
 def _package_version(schema_file: Path) -> str:
@@ -190,14 +105,13 @@ def _package_version(schema_file: Path) -> str:
     return f"{data.get('name', 'unknown package')} {data.get('version', '(unknown version)')}"
 
 
-def _with_newer(document: DocumentNode) -> DocumentNode:
-    """``document`` with :data:`NEWER` merged in: its types added, its ``extend type`` fields
-    appended to the published types."""
+def _types_with_newer(document: DocumentNode) -> dict[str, TypeDefinitionNode]:
+    """The type definitions of ``document`` with :data:`NEWER` merged in: its types added, its
+    ``extend type`` fields appended to the published types."""
     newer = parse(NEWER.read_text(), no_location=True)
     definitions = {
-        d.name.value: d for d in document.definitions if isinstance(d, TypeDefinitionNode)
+        d.name.value: _once(d) for d in document.definitions if isinstance(d, TypeDefinitionNode)
     }
-    others = [d for d in document.definitions if not isinstance(d, TypeDefinitionNode)]
     for node in newer.definitions:
         if isinstance(node, ObjectTypeExtensionNode):
             base = definitions[node.name.value]
@@ -207,24 +121,23 @@ def _with_newer(document: DocumentNode) -> DocumentNode:
             definitions[node.name.value] = _with(base, fields=(*(base.fields or ()), *added))
         elif isinstance(node, TypeDefinitionNode):
             definitions.setdefault(node.name.value, node)
-    return DocumentNode(definitions=(*others, *definitions.values()))
+    return definitions
 
 
 def generate(schema_file: Path) -> str:
-    """The cut schema's text; :class:`Unservable` when the registry disagrees with it."""
-    document = _with_newer(parse(schema_file.read_text(), no_location=True))
-    published = {d.name.value: d for d in document.definitions if isinstance(d, TypeDefinitionNode)}
-    cut = _Cut(published)
-    cut.grow()
-    definitions = cut.definitions()
-    problems = cut.problems + disagreements(build_ast_schema(document, assume_valid=True))
+    """The schema's text; :class:`Unservable` when the registry disagrees with it."""
+    types = _types_with_newer(parse(schema_file.read_text(), no_location=True))
+    definitions = [_without_descriptions(types[name]) for name in sorted(types)]
+    document = DocumentNode(definitions=tuple(definitions))
+    schema = build_ast_schema(document)
+    problems = [e.message for e in validate_schema(schema) if GITHUBS_OWN_PROBLEM not in e.message]
+    problems += disagreements(schema)
     if problems:
         raise Unservable("\n".join(problems))
     header = (
         f"# Generated by scripts/gen_graphql_schema.py from {schema_file.name} of "
         f"{_package_version(schema_file)}: GitHub's published schema, with the newer parts in "
-        f"scripts/{NEWER.name}, cut down to the types and fields the sandbox serves. Do not "
-        "edit; regenerate.\n\n"
+        f"scripts/{NEWER.name}. Do not edit; regenerate.\n\n"
     )
     return header + "\n\n".join(print_ast(d) for d in definitions) + "\n"
 

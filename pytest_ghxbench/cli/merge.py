@@ -213,6 +213,7 @@ def run_merge(
     args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Merge; the exit status is the merged run's verdict (0 passed, 1 not), 4 on bad input."""
+    from pytest_ghxbench.report.gaps import gap_lines
     from pytest_ghxbench.report.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
 
@@ -253,6 +254,8 @@ def run_merge(
     print(f"run: {run.path}", file=out)
     for note in notes:
         print(note, file=out)
+    for line in gap_lines(summary):
+        print(line, file=out)
     verdict = verdict_line(summary, status, why)
     print(verdict, file=out)
     return status

@@ -377,6 +377,7 @@ def run_report(
     0: done (and, with ``--gate``, the gate passed); 1: ``--gate`` and the gate failed or was
     not evaluated; 4: usage error (unknown profile, missing path, no readable rows).
     """
+    from pytest_ghxbench.report.gaps import gap_lines
     from pytest_ghxbench.report.jsonl import garbage_collection_paused
     from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
 
@@ -401,6 +402,8 @@ def run_report(
             print(line, file=out)
     print("", file=out)
     for line in outcome.written:
+        print(line, file=out)
+    for line in gap_lines(summary):
         print(line, file=out)
     print(verdict_line(summary, outcome.status, outcome.detail), file=out)
     return outcome.status

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -109,6 +110,7 @@ def _serve(server: ApiServer, world: World, state: Path | None, out: TextIO) -> 
         proxy_environment,
     )
 
+    world.use_wall_clock(time.monotonic)  # workflow runs in flight move on as time passes
     token, slot = server.registry.register(world, "serve")
     # git reads configuration from the environment too: the token goes with every request to
     # the sandbox's git URLs, and nothing is written to the user's ~/.gitconfig.

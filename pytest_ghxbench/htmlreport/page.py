@@ -14,6 +14,7 @@ import jinja2
 from markupsafe import Markup
 
 from pytest_ghxbench.htmlreport.formats import as_text, fmt_value
+from pytest_ghxbench.htmlreport.gaps import gap_section
 from pytest_ghxbench.htmlreport.intervals import forest_data
 from pytest_ghxbench.htmlreport.items import OUTCOME_LABELS, build_items, mode_order
 from pytest_ghxbench.htmlreport.plots import (
@@ -122,6 +123,7 @@ def page_context(
         "efficiency": efficiency_lines(summary),
         "checks": check_rows(summary),
         "modes": mode_table(summary, modes),
+        "gaps": gap_section(summary, items, views, modes),
         "scenarios": scenario_table(summary, views, modes),
         "comparison": comparison_table(comparison) if comparison is not None else None,
         "plots": plots,

@@ -50,6 +50,18 @@ class RowError(BaseModel):
     message: str
 
 
+class SandboxGap(BaseModel):
+    """One way the sandbox's answers to an item diverged from GitHub's (``kind``:
+    ``unserved_route``, ``unmodelled_field`` or ``unsupported``; ``detail`` says which route,
+    field or fake) and how many of the item's requests met it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    detail: str
+    count: Annotated[int, annotated_types.Ge(1)]
+
+
 class Row(BaseModel):
     """One item's outcome. Extra fields are kept (``item_id``, ``adapter``, ``checkpoints``...)."""
 
@@ -77,6 +89,8 @@ class Row(BaseModel):
     model: ModelInfo = Field(default_factory=ModelInfo)
     git: GitInfo = Field(default_factory=GitInfo)
     error: RowError | None = None
+    sandbox_gaps: list[SandboxGap] = Field(default_factory=list)
+    """Where the sandbox diverged from GitHub for this item (always empty on other backends)."""
 
     @property
     def is_runner_error(self) -> bool:
@@ -114,6 +128,8 @@ class RowRecord(NamedTuple):
     latency_ms_wall: float
     tool_calls: int
     cost: float
+    sandbox_gaps: tuple[tuple[str, str, int], ...] = ()
+    """``(kind, detail, count)`` of each of the row's sandbox gaps."""
 
     @classmethod
     def of_row(cls, row: Row) -> RowRecord:
@@ -134,6 +150,7 @@ class RowRecord(NamedTuple):
             row.latency_ms_wall,
             row.tool_calls,
             row.cost,
+            tuple((gap.kind, gap.detail, gap.count) for gap in row.sandbox_gaps),
         )
 
     @classmethod
@@ -155,6 +172,7 @@ class RowRecord(NamedTuple):
             row["latency_ms_wall"],
             row["tool_calls"],
             row["cost"],
+            tuple((gap["kind"], gap["detail"], gap["count"]) for gap in row["sandbox_gaps"]),
         )
 
 
@@ -227,6 +245,9 @@ def _plain_schema(annotation: Any, metadata: tuple[Any, ...] = ()) -> CoreSchema
         return cs.float_schema(strict=True, ge=_lower_bound(metadata), allow_inf_nan=not finite)
     elif annotation is str:
         return cs.str_schema(strict=True)
+    elif origin is list:
+        (item,) = get_args(annotation)
+        return cs.list_schema(_plain_schema(item), strict=True)
     elif origin is dict and get_args(annotation) == (str, Any):
         return cs.dict_schema(cs.str_schema(strict=True), cs.any_schema(), strict=True)
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):

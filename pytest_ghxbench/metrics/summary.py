@@ -8,6 +8,8 @@ from datetime import datetime, timezone
 from pathlib import PurePath
 from typing import Any
 
+import numpy as np
+
 from pytest_ghxbench.metrics.gate import evaluate_gate_table
 from pytest_ghxbench.metrics.profiles import Profile
 from pytest_ghxbench.metrics.row import Row
@@ -54,9 +56,15 @@ MODE_METRICS: tuple[str, ...] = (
     "stable_runs",
     "scenario_count",
     "total_cost_usd",
+    # SPEC section 15: where the sandbox diverged from GitHub
+    "sandbox_gap_items",
+    "sandbox_gaps",
+    "sandbox_gap_kinds",
 )
 
-NUMERIC_MODE_METRICS: tuple[str, ...] = tuple(m for m in MODE_METRICS if m != "model_signature")
+NUMERIC_MODE_METRICS: tuple[str, ...] = tuple(
+    m for m in MODE_METRICS if m not in ("model_signature", "sandbox_gap_kinds")
+)
 
 KNOWN_MODE_ORDER: tuple[str, ...] = ("agent_direct", "mcp", "ghx")
 
@@ -65,8 +73,10 @@ def mode_metrics(rows: Sequence[Row]) -> dict[str, Any]:
     """The metrics of :data:`MODE_METRICS` over ``rows`` (normally all rows of one mode).
 
     Rates are percentages over all given rows; medians and percentiles are over all rows too
-    (failed runs included). ``runs``, ``stable_runs`` and ``scenario_count`` are 0 and every
-    other metric is ``None`` when there are no rows.
+    (failed runs included). ``sandbox_gap_items`` (rows with at least one sandbox gap),
+    ``sandbox_gaps`` (their total count) and ``sandbox_gap_kinds`` (that total per kind) cover
+    all rows too. ``runs``, ``stable_runs``, ``scenario_count`` and the gap counts are 0 (the
+    kinds ``{}``) and every other metric is ``None`` when there are no rows.
     """
     return group_metrics(RowTable(rows).all_rows())
 
@@ -97,6 +107,9 @@ def group_metrics(group: GroupColumns) -> dict[str, Any]:
         "stable_runs": int(group.stable.sum()),
         "scenario_count": group.scenario_count,
         "total_cost_usd": float(group.cost_usd.sum()) if group.runs else None,
+        "sandbox_gap_items": int(np.count_nonzero(group.sandbox_gaps)),
+        "sandbox_gaps": int(group.sandbox_gaps.sum()),
+        "sandbox_gap_kinds": dict(group.sandbox_gap_kinds),
     }
 
 

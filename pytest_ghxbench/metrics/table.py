@@ -37,6 +37,10 @@ class GroupColumns:
     cost_usd: FloatArray
     model_signatures: tuple[str, ...]
     scenario_count: int
+    sandbox_gaps: FloatArray
+    """Each row's count of sandbox gaps (the requests that met one, per gap)."""
+    sandbox_gap_kinds: dict[str, int]
+    """The group's sandbox gaps per kind (only kinds it has)."""
 
     @property
     def runs(self) -> int:
@@ -83,6 +87,7 @@ class RowTable:
             latency_ms,
             tool_calls,
             cost_usd,
+            sandbox_gaps,
         ) = zip(*records, strict=True) if count else ((),) * len(RowRecord._fields)
         modes: dict[str, int] = {}
         scenarios: dict[str, int] = {}
@@ -113,6 +118,8 @@ class RowTable:
         self._latency_ms = column(latency_ms, float)
         self._tool_calls = column(tool_calls, float)
         self._cost_usd = column(cost_usd, float)
+        self._gap_entries: Sequence[tuple[tuple[str, str, int], ...]] = sandbox_gaps
+        self._sandbox_gaps = column((sum(g[2] for g in gaps) for gaps in sandbox_gaps), float)
         self._modes = modes
         self._scenario_names = list(scenarios)
         self._signature_names = [f"{provider}/{model}" for provider, model in signatures]
@@ -163,6 +170,11 @@ class RowTable:
 
     def _columns(self, indices: npt.NDArray[np.int64]) -> GroupColumns:
         signature_codes = np.unique(self._signature_codes[indices])
+        gaps = self._sandbox_gaps[indices]
+        kinds: dict[str, int] = {}
+        for index in indices[np.flatnonzero(gaps)].tolist():
+            for kind, _, gap_count in self._gap_entries[index]:
+                kinds[kind] = kinds.get(kind, 0) + gap_count
         return GroupColumns(
             success=self._success[indices],
             output_valid=self._output_valid[indices],
@@ -176,6 +188,8 @@ class RowTable:
             cost_usd=self._cost_usd[indices],
             model_signatures=tuple(sorted(self._signature_names[c] for c in signature_codes)),
             scenario_count=len(np.unique(self._scenario_codes[indices])),
+            sandbox_gaps=gaps,
+            sandbox_gap_kinds=dict(sorted(kinds.items())),
         )
 
 

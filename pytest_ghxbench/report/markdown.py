@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_ghxbench.report.gaps import gaps_markdown
 from pytest_ghxbench.report.terminal import (
     MISSING,
     check_unit,
@@ -325,14 +326,16 @@ def _scenarios_section(summary: Mapping[str, Any]) -> list[str]:
 
 
 def render_markdown(summary: Mapping[str, Any]) -> str:
-    """The summary as Markdown: verdict headline, run info, per-mode tables, gate checks,
-    efficiency details with confidence intervals, and the per-scenario table (folded into a
-    ``<details>`` block when long). Missing values show as "—"."""
+    """The summary as Markdown: verdict headline, run info, per-mode tables, the modes whose
+    items met sandbox gaps, gate checks, efficiency details with confidence intervals, and the
+    per-scenario table (folded into a ``<details>`` block when long). Missing values show as
+    "—"."""
     gate = _mapping(summary.get("gate"))
     sections = [
         [_headline(gate)],
         _run_section(summary),
         _modes_section(summary),
+        gaps_markdown(summary),
         _checks_section(gate),
         _efficiency_section(gate),
         _reliability_section(gate),

@@ -118,6 +118,7 @@ def run_attempt(
     caught: ExcInfo | None = None
     stacks: list[tuple[str, str]] = []
     wall_ms = 0.0
+    gaps: list[dict[str, Any]] = []
     try:
         if session.backend is not None:
             try:
@@ -153,6 +154,7 @@ def run_attempt(
                     f"(timeout_ms={scenario.timeout_ms})"
                 )
             wall_ms = (time.perf_counter() - started) * 1000.0
+            gaps = sandbox_gaps(backend_session)  # the agent's, not the checkpoints' below
             if error is None:
                 error = result_problem(raw, scenario.timeout_ms)
                 kind = retry.ADAPTER_BUG if error is not None else None
@@ -208,6 +210,7 @@ def run_attempt(
     if violations:
         failures.insert(0, mark_mode_violation(data, violations))
         kind = retry.WRONG_ANSWER
+    data["sandbox_gaps"] = gaps
     transcripts = session.transcripts
     data["transcript"] = {
         "file": transcripts.path.relative_to(session.run_dir.path).as_posix(),
@@ -240,6 +243,13 @@ def run_attempt(
         exc_info=caught,
         thread_stacks=stacks,
     )
+
+
+def sandbox_gaps(backend_session: BackendSession | None) -> list[dict[str, Any]]:
+    """The item's sandbox gaps so far, from a backend session that has the notion (the
+    sandbox's ``sandbox_gaps()``); none from one that has not (real GitHub)."""
+    report = getattr(backend_session, "sandbox_gaps", None)
+    return list(report()) if callable(report) else []
 
 
 def _judge(

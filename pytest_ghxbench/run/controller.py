@@ -112,7 +112,7 @@ class Controller:
         tr = terminalreporter
         tr.section("ghxbench")
         # each section writes its own blank line before it, and nothing when it has nothing
-        for section in (_tables, _failed_items, _comparison, _run_notes, _footer):
+        for section in (_tables, _failed_items, _comparison, _run_notes, _sandbox_gaps, _footer):
             section(tr, verdict, config.stash[RECORDER_KEY], config)
 
 
@@ -182,6 +182,14 @@ def _run_notes(
         tr.write_line(problem)
 
 
+def _sandbox_gaps(
+    tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config
+) -> None:
+    from pytest_ghxbench.report.gaps import gap_lines
+
+    _write_block(tr, gap_lines(verdict.summary), yellow=True)
+
+
 def _footer(tr: Any, verdict: SessionVerdict, recorder: RowRecorder, config: pytest.Config) -> None:
     from pytest_ghxbench.report.terminal import verdict_line
 
@@ -244,4 +252,4 @@ class ProgressHooks:
         self.progress.stop()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        self.progress.stop()
+        self.progress.unconfigure()

@@ -10,8 +10,10 @@ set) and an estimate of the time left (items left x mean wall time per item so f
   lines and the summary are exactly what they would be without it. It is drawn only where it
   fits on the line, never wrapping.
 * Elsewhere (CI logs, pipes) and with ``-s`` (output of the items goes to the terminal
-  directly), a plain line ``ghxbench progress: ...`` is written each time another ~10% of the
-  items is done.
+  directly), a plain line ``ghxbench progress: ...`` is written after another ~10% of the
+  items is done, at most every :data:`PLAIN_EVERY_S` seconds, and only where pytest itself ends
+  a line (after its newline, before what follows), so it never lands inside a row of result
+  characters and never splits a file's line.
 * ``-qq`` (or quieter) silences it.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from typing import IO, Any
 
 import pytest
@@ -28,6 +31,8 @@ from pytest_ghxbench.run.recorder import RowRecorder
 from pytest_ghxbench.run.rows import parse_item_name
 
 _ERASE_LINE_END = "\x1b[K"
+PLAIN_EVERY_S = 30.0
+"""Seconds between two plain progress lines at least (a CI log of a long run stays short)."""
 _MIN_WIDTH = 24  # narrower than this, the line is not drawn at all
 
 
@@ -79,6 +84,30 @@ class _StatusFile:
         self.shown = text
 
 
+class _LineFile:
+    """The terminal reporter's file, with a plain line waiting for pytest's next newline: it is
+    written right after that newline, on a line of its own."""
+
+    def __init__(self, real: IO[str]) -> None:
+        self.real = real
+        self.pending: str | None = None
+
+    def write(self, text: str) -> int:
+        if self.pending is not None and "\n" in text:
+            head, _, tail = text.rpartition("\n")
+            self.real.write(f"{head}\n{self.pending}\n")
+            self.pending = None
+            self.real.write(tail)
+            return len(text)
+        return self.real.write(text)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
 class Progress:
     """Counts the items as their reports arrive and shows the status line."""
 
@@ -91,7 +120,9 @@ class Progress:
         self.workers: set[str] = set()
         self._reporter: Any = None
         self._file: _StatusFile | None = None
+        self._plain: _LineFile | None = None
         self._next_plain = 0
+        self._last_plain = -math.inf
 
     # -- what is counted ------------------------------------------------------------------
 
@@ -142,19 +173,35 @@ class Progress:
             and os.environ.get("TERM") != "dumb"
             and capture not in ("no", "tee-sys")
         )
-        if live and real is not None:
+        if real is None:
+            return
+        if live:
             self._file = _StatusFile(real)
             writer._file = self._file  # type: ignore[union-attr]
+        else:
+            self._plain = _LineFile(real)
+            writer._file = self._plain  # type: ignore[union-attr]
 
     def stop(self) -> None:
+        """The session is over: the live line goes; a plain line still waiting is written
+        after the newline that ends pytest's last row (the wrapper stays until unconfigure)."""
         status_file = self._file
         self._file = None
         if status_file is not None:
             status_file.erase()
             status_file.flush()
-            writer = self._reporter._tw
-            if writer._file is status_file:  # not replaced since by someone else
-                writer._file = status_file.real
+            self._restore(status_file)
+
+    def unconfigure(self) -> None:
+        self.stop()
+        plain, self._plain = self._plain, None
+        if plain is not None:
+            self._restore(plain)
+
+    def _restore(self, wrapper: _StatusFile | _LineFile) -> None:
+        writer = self._reporter._tw
+        if writer._file is wrapper:  # not replaced since by someone else
+            writer._file = wrapper.real
 
     def show(self) -> None:
         """After an item is done: redraw the live line, or a plain line at the next 10%."""
@@ -168,9 +215,16 @@ class Progress:
         step = max(1, math.ceil(total / 10)) if total else 1
         if self._next_plain == 0:
             self._next_plain = step
-        if done >= self._next_plain or done == total:
+        now = time.monotonic()
+        due = done >= self._next_plain or done == total
+        if due and (now - self._last_plain >= PLAIN_EVERY_S or done == total):
             self._next_plain = (done // step + 1) * step
-            self._reporter.write_line(self.status("ghxbench progress:"))
+            self._last_plain = now
+            line = self.status("ghxbench progress:")
+            if self._plain is not None:
+                self._plain.pending = line
+            else:  # -s: pytest's output and the items' share the terminal; a line of its own
+                self._reporter.write_line(line)
 
     def redraw(self) -> None:
         if self._file is None:

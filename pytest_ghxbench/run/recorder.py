@@ -122,9 +122,7 @@ class RowRecorder:
                 row = ItemRecord.model_validate_json(payload)
             self.record(report.nodeid, row, payload, item)
             if not (row.success and row.output_valid):
-                self.failed_items[report.nodeid] = list(
-                    (row.model_extra or {}).get("failures") or []
-                )
+                self.failed_items[report.nodeid] = _reasons(row)
             return
         if report.failed and str(report.when) == "???":  # xdist: the worker died
             self._crashed_worker(report)
@@ -195,3 +193,12 @@ class RowRecorder:
                 writer.close()
             except OSError as exc:  # the rows were written; making them durable failed
                 self.harness.add("rows file sync", str(self.path), describe_error(exc))
+
+
+def _reasons(row: ItemRecord) -> list[str]:
+    """Why an item failed, first reason first: its judge's failures (the first failed
+    assertion or checkpoint), else its error."""
+    found = [str(f) for f in row.failures]
+    if not found and row.error is not None:
+        found = [f"{row.error.type}: {row.error.message}"]
+    return found

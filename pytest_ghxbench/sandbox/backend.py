@@ -7,6 +7,7 @@ import atexit
 import copy
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -120,6 +121,9 @@ class SandboxSession:
         self._jail: ItemJail | None = None
         self._gate: ItemGate | None = None
         self.env: Mapping[str, str] = ProcessEnv(self)
+        if not world.has_wall_clock:
+            # the item's time: workflow runs in flight move on while its agent works
+            world.use_wall_clock(time.monotonic)
 
     @property
     def world(self) -> World:
@@ -135,6 +139,11 @@ class SandboxSession:
     def api_requests(self) -> list[tuple[str, str, int]]:
         """``(method, url, status)`` of the API and git requests the item's clients made."""
         return list(self._slot.requests) if self._slot is not None else []
+
+    def sandbox_gaps(self) -> list[dict[str, Any]]:
+        """``[{kind, detail, count}]``: where the answers to the item's requests so far
+        diverged from GitHub's (:mod:`pytest_ghxbench.sandbox.gaps`)."""
+        return self._slot.gaps.entries() if self._slot is not None else []
 
     @property
     def backend(self) -> SandboxBackend:
@@ -239,6 +248,14 @@ class SandboxSession:
             discard(self.checkout)
 
 
+def _warm_up() -> None:
+    """Build GitHub's GraphQL schema while the first item's client starts, not during its
+    first query."""
+    from pytest_ghxbench.sandbox.api.graphql.binding import github_schema
+
+    github_schema()
+
+
 class SandboxBackend:
     """The embedded default backend (``--ghx-backend=sandbox``), seeded from ``seed``.
 
@@ -284,6 +301,7 @@ class SandboxBackend:
                 self._server = ApiServer(Path(self._state_dir.name)).start()
                 self._server.policy = self.policy
                 atexit.register(self.close)
+                threading.Thread(target=_warm_up, name="ghxbench-warm-up", daemon=True).start()
             return self._server
 
     def client(self, token: str) -> GitHubClient:

@@ -132,9 +132,13 @@ def pull_commits(world: World, pull: PullRequest) -> list[CommitInfo]:
 
 
 def refs_changed(world: World) -> None:
-    """What follows any move of refs: pull requests in step, the push time."""
+    """What follows any move of refs: pull requests in step, workflows from the default
+    branch's workflow files, the push time."""
+    from pytest_ghxbench.sandbox.workflow_files import sync_workflows
+
     world.repository.pushed_at = world.clock
     sync_pulls(world)
+    sync_workflows(world)
 
 
 def _can_merge(world: World, base: str, head: str) -> bool:

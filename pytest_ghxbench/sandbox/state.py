@@ -20,6 +20,7 @@ This module holds :class:`World`; the models it is made of live by concept in si
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 from pydantic import Field, PrivateAttr
@@ -37,6 +38,7 @@ from pytest_ghxbench.sandbox.state_actions import (
 from pytest_ghxbench.sandbox.state_actions import Conclusion as Conclusion
 from pytest_ghxbench.sandbox.state_actions import RunStatus as RunStatus
 from pytest_ghxbench.sandbox.state_base import StateModel, node_id
+from pytest_ghxbench.sandbox.state_gists import Gist, GistFile
 from pytest_ghxbench.sandbox.state_issues import (
     Comment,
     Issue,
@@ -64,6 +66,7 @@ from pytest_ghxbench.sandbox.state_repo import (
     Release,
     ReleaseAsset,
     Repository,
+    Subscription,
     User,
 )
 
@@ -72,6 +75,8 @@ __all__ = [
     "Artifact",
     "CheckRun",
     "Comment",
+    "Gist",
+    "GistFile",
     "Issue",
     "IssueType",
     "Job",
@@ -89,6 +94,7 @@ __all__ = [
     "ReviewComment",
     "ReviewThread",
     "Step",
+    "Subscription",
     "User",
     "Workflow",
     "WorkflowRun",
@@ -118,11 +124,15 @@ class World(StateModel):
     check_runs: list[CheckRun] = Field(default_factory=list)
     releases: list[Release] = Field(default_factory=list)
     projects: list[Project] = Field(default_factory=list)
+    gists: list[Gist] = Field(default_factory=list)
+    """The viewer's gists."""
     clock: str = "2026-03-01T12:00:00Z"
     """The time of the latest mutation; :meth:`tick` advances it."""
     last_id: int = 4_000_000_000
     """The latest database id handed out; :meth:`next_id` increments it."""
     _git: GitRepo | None = PrivateAttr(default=None)
+    _wall: Callable[[], float] | None = PrivateAttr(default=None)
+    _wall_mark: float = PrivateAttr(default=0.0)
 
     @property
     def git(self) -> GitRepo:
@@ -135,11 +145,32 @@ class World(StateModel):
     def attach_git(self, repo: GitRepo) -> None:
         self._git = repo
 
-    def tick(self) -> str:
-        """Advance the clock by one second and return the new time (ISO 8601, UTC)."""
+    def tick(self, seconds: int = 1) -> str:
+        """Advance the clock by ``seconds`` (one by default) and return the new time (ISO 8601,
+        UTC)."""
         then = datetime.strptime(self.clock, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-        self.clock = (then + timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.clock = (then + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
         return self.clock
+
+    def use_wall_clock(self, wall: Callable[[], float] | None) -> None:
+        """Measure time in the world with ``wall`` too (seconds, e.g. ``time.monotonic``; tests
+        pass a fake one), from now on; ``None``: time moves only with mutations."""
+        self._wall = wall
+        self._wall_mark = wall() if wall is not None else 0.0
+
+    @property
+    def has_wall_clock(self) -> bool:
+        return self._wall is not None
+
+    def wall_seconds(self) -> int:
+        """Whole seconds of wall-clock time since the previous call (or since the wall clock was
+        set); 0 without a wall clock. The fraction left over counts towards the next call."""
+        if self._wall is None:
+            return 0
+        whole = int(self._wall() - self._wall_mark)
+        if whole > 0:
+            self._wall_mark += whole
+        return max(whole, 0)
 
     def next_id(self) -> int:
         """A fresh database id (for comments, reviews, runs, jobs, releases...)."""

@@ -44,6 +44,11 @@ class Step(StateModel):
     name: str
     status: RunStatus = "completed"
     conclusion: Conclusion | None = "success"
+    started_at: str | None = None
+    completed_at: str | None = None
+    """Both ``None``: the step's times are its job's (seeded steps)."""
+    outcome: Conclusion | None = None
+    """The conclusion a step the sandbox runs reaches when it completes (see ``Job.outcome``)."""
 
 
 class Job(StateModel):
@@ -59,6 +64,15 @@ class Job(StateModel):
     steps: list[Step] = Field(default_factory=list)
     log: str = ""
     check_run_id: int | None = None
+    run_attempt: int | None = None
+    """The run attempt the job belongs to; ``None`` for seeded jobs (their run's first)."""
+    outcome: Conclusion | None = None
+    """Set on a job the sandbox runs (a dispatch or a re-run): the conclusion it reaches once its
+    steps are done (:mod:`pytest_ghxbench.sandbox.operations.run_progress`). ``None`` for seeded
+    jobs, which keep the status the seed gives them."""
+    replays: int | None = None
+    """The job whose result this one repeats (its log and annotations), when it has one: the
+    job it re-runs, or the same job of a run on the same commit."""
 
 
 class Artifact(StateModel):
@@ -90,6 +104,11 @@ class WorkflowRun(StateModel):
     created_at: str = "2025-01-01T00:00:00Z"
     updated_at: str = "2025-01-01T00:00:00Z"
     run_started_at: str | None = None
+    progresses: bool = False
+    """The sandbox runs the current attempt (a dispatch or a re-run): it goes queued, in progress
+    and completed on the sandbox's clock. Seeded runs keep the status the seed gives them."""
+    replays: int | None = None
+    """The run on the same commit whose artifacts this one uploads again when it completes."""
 
 
 class Annotation(StateModel):

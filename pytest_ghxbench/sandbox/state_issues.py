@@ -71,8 +71,12 @@ class Review(StateModel):
     node_id: str = ""
     author: str
     state: ReviewState
+    """``PENDING``: started, not submitted; only its author sees it (and its threads)."""
     body: str = ""
-    submitted_at: str
+    submitted_at: str | None = None
+    """``None`` while the review is pending."""
+    created_at: str | None = None
+    """When the review was started; ``None``: when it was submitted."""
     commit_id: str = ""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Base64Bytes, Field
 
 from pytest_ghxbench.sandbox.state_base import StateModel
 
@@ -16,6 +16,7 @@ __all__ = [
     "Release",
     "ReleaseAsset",
     "Repository",
+    "Subscription",
     "User",
 ]
 
@@ -24,6 +25,12 @@ class User(StateModel):
     login: str
     name: str = ""
     type: Literal["User", "Organization", "Bot"] = "User"
+
+
+class Subscription(StateModel):
+    ignored: bool = False
+    """``True``: notifications are ignored; else the viewer is subscribed to all of them."""
+    created_at: str
 
 
 class Repository(StateModel):
@@ -44,6 +51,8 @@ class Repository(StateModel):
     is_archived: bool = False
     created_at: str = "2025-01-01T00:00:00Z"
     pushed_at: str = "2025-01-01T00:00:00Z"
+    viewer_subscription: Subscription | None = None
+    """How the viewer watches the repository's notifications (``None``: not set)."""
     protected_branches: list[str] = Field(default_factory=list)
     """Branches under branch protection (reviews required before merging). The branches
     themselves, tags and commits live in the world's git repository (``World.git``)."""
@@ -92,6 +101,9 @@ class ReleaseAsset(StateModel):
     size: int = 0
     download_count: int = 0
     content_type: str = "application/octet-stream"
+    data: Base64Bytes | None = None
+    """The bytes of an uploaded asset (base64 when saved). A seeded asset has none: a download
+    serves :func:`~pytest_ghxbench.sandbox.placeholders.placeholder_bytes` of its size."""
 
 
 class Release(StateModel):

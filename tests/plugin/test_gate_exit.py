@@ -80,7 +80,14 @@ def test_gate_passes_with_an_item_failed_and_exit_is_zero(pytester: pytest.Pytes
     result = pytester.runpytest("--ghx-mode=agent_direct,ghx", "--reps=5")
     result.assert_outcomes(passed=39, failed=1)
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["*failed items (1)*", "*verdict*PASSED*exit 0*within tolerance*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*failed items (1)*",
+            # the reason, not a bare "failed" (the list once read it from the wrong place)
+            "  repo-view-004[[]agent_direct-r1[]]: adapter *raised RuntimeError: network down",
+            "*verdict*PASSED*exit 0*within tolerance*",
+        ]
+    )
 
     strict = pytester.runpytest("--ghx-mode=agent_direct,ghx", "--reps=5", "--ghx-strict")
     assert strict.ret == 1

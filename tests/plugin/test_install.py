@@ -253,6 +253,9 @@ def test_sandbox_command_with_missing_seed(
     # By module name: pytester's in-process runs may leave a stale `manifest` attribute on the
     # sandbox package.
     manifest = importlib.import_module("pytest_ghxbench.sandbox.manifest")
+    # SandboxBackend's default seed is bound when its module is first imported: not to the
+    # missing one, or every later test of this process would get it.
+    importlib.import_module("pytest_ghxbench.sandbox.backend")
     missing = tmp_path / "seed.yaml"
     monkeypatch.setattr(manifest, "DEFAULT_SEED", missing)
     args = ["run", "--mode", "ghx", "--", "true"] if command == "run" else ["serve"]

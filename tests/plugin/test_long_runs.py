@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ghxbench.options import Settings
+from pytest_ghxbench.run import progress
 from tests.plugin.support import atomic, read_rows, setup_project, summary
 
 SCENARIOS = [atomic(f"repo-view-00{i}") for i in range(1, 5)]
@@ -199,26 +200,53 @@ def test_junitxml_of_a_passing_gate_has_a_passing_gate_testcase(pytester: pytest
     assert _properties(gate)["exit_status"] == "0"
 
 
-def test_progress_lines_every_tenth_without_a_terminal(pytester: pytest.Pytester) -> None:
+def test_progress_lines_every_tenth_without_a_terminal(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "PLAIN_EVERY_S", 0.0)
     setup_project(pytester, SCENARIOS, behaviour=FIXED)
     result = pytester.runpytest("--ghx-mode=ghx", "--reps=5")
     lines = [line for line in result.outlines if line.startswith("ghxbench progress:")]
+    # written where pytest ends a row (after each file's five items), the newest status then
     assert [line.split(" items")[0] for line in lines] == [
-        f"ghxbench progress: {n}/20" for n in range(2, 21, 2)
+        f"ghxbench progress: {n}/20" for n in (4, 10, 14, 20)
     ]
-    assert lines[0].startswith("ghxbench progress: 2/20 items | 2,200 active tokens | $0.02 | ETA")
+    assert lines[0].startswith("ghxbench progress: 4/20 items | 4,400 active tokens | $0.04 | ETA")
     assert "ETA" not in lines[-1] and lines[-1].endswith("22,000 active tokens | $0.20")
-    # the dots go on around the lines (a row of dots breaks where a line is written)
-    rows = [
-        re.fullmatch(r"(scenarios/\S+ )?(\.+) *(\[ *\d+%\])?", line) for line in result.outlines
-    ]
-    assert sum(len(row[2]) for row in rows if row) == 20
+    _pytest_lines_intact(result.outlines, 20)
 
     quiet = pytester.runpytest("--ghx-mode=ghx", "--reps=5", "-qq")
     assert "ghxbench progress" not in quiet.stdout.str()
     verbose = pytester.runpytest("--ghx-mode=ghx", "--reps=5", "-v")
     assert sum(line.startswith("ghxbench progress:") for line in verbose.outlines) == 10
     assert sum(" PASSED " in line for line in verbose.outlines) == 20
+
+
+def _pytest_lines_intact(outlines: list[str], items: int) -> None:
+    """pytest's rows are what they are without the progress lines: every file once, its
+    dots whole, each row ending in its percentage, and no text glued to the dots."""
+    assert not any(
+        "ghxbench progress" in line and not line.startswith("ghxbench") for line in outlines
+    )
+    rows = [re.fullmatch(r"(scenarios/\S+ )?(\.+) *(\[ *\d+%\])", line) for line in outlines]
+    assert sum(len(row[2]) for row in rows if row) == items
+    files = [row[1] for row in rows if row and row[1]]
+    assert len(files) == len(set(files))
+
+
+def test_progress_lines_in_a_ci_log_are_few_and_never_split_pytest_lines(
+    pytester: pytest.Pytester,
+) -> None:
+    # the default spacing (PLAIN_EVERY_S) leaves a quick run its first line and its last; with
+    # -q pytest writes one row of dots, so only the last status is written, after it
+    setup_project(pytester, SCENARIOS, behaviour=FIXED)
+    for flags, shown in (((), [2, 20]), (("-q",), [20])):
+        result = pytester.runpytest("--ghx-mode=ghx", "--reps=5", *flags)
+        lines = [line for line in result.outlines if "ghxbench progress:" in line]
+        assert [line.split(" items")[0] for line in lines] == [
+            f"ghxbench progress: {n}/20" for n in shown
+        ]
+        _pytest_lines_intact(result.outlines, 20)
 
 
 def _render(raw: str) -> list[str]:

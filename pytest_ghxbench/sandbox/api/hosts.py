@@ -29,9 +29,10 @@ BLOB_PREFIX = "/_blobs/"
 _BASES = ("github.com", "github.localhost")
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 
-Kind = Literal["rest", "graphql", "upload", "blob", "raw", "git", "unknown", "foreign"]
+Kind = Literal["rest", "graphql", "upload", "blob", "raw", "git", "download", "unknown", "foreign"]
 
 _GIT_SERVICE = re.compile(r"/[^/]+/[^/]+/(?:info/refs|git-upload-pack|git-receive-pack)")
+_DOWNLOAD = re.compile(r"^/[^/]+/[^/]+/releases/download/[^/]+/[^/]+$")
 
 
 _ENTERPRISE_PREFIXES: tuple[tuple[str, Kind], ...] = (
@@ -48,7 +49,8 @@ class Route:
     path: str = "/"
     """For ``rest``/``upload``: the path relative to the API root; for ``blob``: the key; for
     ``raw``: ``/OWNER/REPO/REF/PATH``; for ``git``: the whole path
-    (``/OWNER/REPO.git/info/refs``)."""
+    (``/OWNER/REPO.git/info/refs``); for ``download`` (a release asset's
+    ``browser_download_url``): the web path."""
     urls: ApiUrls | None = None
 
 
@@ -102,6 +104,8 @@ def _enterprise(scheme: str, host: str, path: str, method: str) -> Route:
         return Route("raw", path.removeprefix("/raw"), urls)
     if path.rstrip("/") == "/api/graphql" and method == "POST":
         return Route("graphql", "/graphql", urls)
+    if _DOWNLOAD.match(path):
+        return Route("download", path, urls)
     for prefix, kind in _ENTERPRISE_PREFIXES:
         if path == prefix or path.startswith(prefix + "/"):
             return Route(kind, path[len(prefix) :] or "/", urls)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["HARNESS", "TOKEN_PREFIX", "Slot", "WorldRegistry"]
@@ -51,10 +52,14 @@ class Slot:
     violations: list[str] = field(default_factory=list)
     """Requests refused because a client foreign to the item's mode (or another item) made
     them, one line each."""
+    gaps: GapLog = field(default_factory=GapLog)
+    """Where the answers to those requests diverged from GitHub's
+    (:mod:`pytest_ghxbench.sandbox.gaps`)."""
 
     @contextmanager
     def held(self) -> Iterator[World]:
-        with self.lock:
+        """The world, under its lock; what the block records as gaps counts as one request's."""
+        with self.lock, request_scope(self.gaps):
             yield self.world
 
 
@@ -126,6 +131,11 @@ class WorldRegistry:
         """The world a token names for git: an API token or a git-only one."""
         with self._lock:
             return self._slots.get(token) or self._git.get(token)
+
+    def slots(self) -> list[Slot]:
+        """Every registered slot, at the time of the call."""
+        with self._lock:
+            return list(self._slots.values())
 
 
 def _new_token() -> str:

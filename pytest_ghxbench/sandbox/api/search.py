@@ -10,7 +10,8 @@ unmerged, draft), ``state:``, ``label:`` (quoted, repeated = all of them, ``a,b`
 comments), ``created:``/``updated:``/``closed:``/``comments:`` ranges (``>=2026-01-01``,
 ``<5``, ``a..b``), ``sort:`` (matches everything; the caller orders), and free words (in the
 title or body unless ``in:`` says otherwise). ``@me`` stands for the viewer. Unknown
-qualifiers match nothing, as on GitHub.
+qualifiers match nothing, as on GitHub; GitHub's own that the sandbox does not evaluate
+(:data:`UNEVALUATED`) match nothing too, and are recorded as ``unsupported`` gaps.
 """
 
 from __future__ import annotations
@@ -18,9 +19,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
-__all__ = ["Item", "in_range", "matches", "parse_query"]
+__all__ = ["UNEVALUATED", "Item", "in_range", "matches", "parse_query"]
+
+UNEVALUATED = frozenset(
+    {
+        "draft", "interactions", "language", "linked", "merged", "parent-issue", "project",
+        "reactions", "reason", "review", "status", "sub-issue", "team", "team-review-requested",
+        "user-review-requested",
+    }
+)  # fmt: skip
+"""Qualifiers of GitHub's issue and pull request search that the sandbox does not evaluate."""
+_UNEVALUATED_IS = frozenset({"public", "private", "archived", "queued", "blocked", "blocking"})
 
 Item = Issue | PullRequest
 _TOKEN = re.compile(r'(-?)([\w-]+):("[^"]*"|\S+)|"([^"]*)"|(\S+)')
@@ -99,6 +111,8 @@ def _is(world: World, item: Item, value: str) -> bool:
         "unlocked": lambda: not getattr(item, "locked", False),
     }
     check = checks.get(value.lower())
+    if check is None and value.lower() in _UNEVALUATED_IS:
+        record_unsupported(f"search qualifier is:{value.lower()}")
     return check() if check is not None else False
 
 
@@ -158,6 +172,8 @@ def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]
         return in_range(value, len(item.comments))
     if name in ("head", "base", "review-requested", "reviewed-by"):
         return isinstance(item, PullRequest) and _pull_qualifier(item, name, folded, value)
+    if name in UNEVALUATED:
+        record_unsupported(f"search qualifier {name}:")
     return name in ("sort", "archived")
 
 

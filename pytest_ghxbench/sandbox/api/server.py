@@ -176,6 +176,11 @@ class ApiServer:
             if blob.filename:
                 extra["Content-Disposition"] = f"attachment; filename={blob.filename}"
             return ApiResponse(200, blob.data, extra)
+        if where.kind == "download" and where.urls is not None:
+            from pytest_ghxbench.sandbox.api.downloads import release_download
+
+            blobs = _BlobLinks(self, where.urls)
+            return release_download(self.registry, self._slot(headers), where.path, url, blobs)
         if where.kind == "unknown" or where.urls is None:
             return ApiResponse.error(404, "Not Found")
         slot = self._slot(headers)

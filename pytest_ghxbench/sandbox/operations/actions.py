@@ -8,7 +8,8 @@ from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.pr_checks import CHECK_BUCKETS
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
-from pytest_ghxbench.sandbox.state import CheckRun, Conclusion, Job, WorkflowRun, World
+from pytest_ghxbench.sandbox.operations.run_progress import finish_job, replay_plan, start_attempt
+from pytest_ghxbench.sandbox.state import CheckRun, Job, WorkflowRun, World
 
 __all__ = [
     "check_bucket",
@@ -92,8 +93,9 @@ def cancel_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
         now = world.tick()
         for job in latest_jobs(world, run.id):
             if job.status != "completed":
-                _finish(world, job, "cancelled", now)
+                finish_job(world, job, "cancelled", now)
         run.status, run.conclusion, run.updated_at = "completed", "cancelled", now
+        run.progresses = False
     return {
         "runId": run.id,
         "status": run.status,
@@ -102,18 +104,15 @@ def cancel_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _finish(world: World, job: Job, conclusion: Conclusion, now: str) -> None:
-    job.status, job.conclusion, job.completed_at = "completed", conclusion, now
-    check = world.check_run(job.check_run_id) if job.check_run_id is not None else None
-    if check is not None:
-        check.status, check.conclusion, check.completed_at = "completed", job.conclusion, now
-
-
 _FAILED = ("failure", "cancelled", "timed_out", "startup_failure")
 
 
-def rerun(world: World, run: WorkflowRun, *, failed_only: bool) -> list[Job]:
-    """Start the run's next attempt, re-running all its jobs or only the failed ones.
+def rerun(
+    world: World, run: WorkflowRun, *, failed_only: bool = False, job_id: int | None = None
+) -> list[Job]:
+    """Start the run's next attempt, re-running all its jobs, only the failed ones, or only the
+    job ``job_id``. Each re-run job will conclude as the job it re-runs did
+    (:mod:`.run_progress`); the others keep their results.
 
     Returns the new (queued) jobs. Raises ``CONFLICT`` if the run has not completed, or if only
     failed jobs are asked for and none failed.
@@ -127,37 +126,14 @@ def rerun(world: World, run: WorkflowRun, *, failed_only: bool) -> list[Job]:
         jobs = [j for j in jobs if j.conclusion in _FAILED]
         if not jobs:
             raise CapabilityError("CONFLICT", f"workflow run {run.id} has no failed jobs to re-run")
+    if job_id is not None:
+        jobs = [j for j in jobs if j.id == job_id]
+    for job in world.jobs:
+        if job.run_id == run.id and job.run_attempt is None:
+            job.run_attempt = run.run_attempt
     now = world.tick()
-    fresh = []
-    for old in jobs:
-        job_id = world.next_id()
-        job = Job(
-            id=job_id,
-            run_id=run.id,
-            name=old.name,
-            node_id=world.node("CR", job_id),
-            status="queued",
-            conclusion=None,
-            runner_name=old.runner_name,
-            check_run_id=job_id,
-        )
-        world.jobs.append(job)
-        world.check_runs.append(
-            CheckRun(
-                id=job_id,
-                name=old.name,
-                head_sha=run.head_sha,
-                node_id=job.node_id,
-                status="queued",
-                conclusion=None,
-                job_id=job_id,
-            )
-        )
-        fresh.append(job)
     run.run_attempt += 1
-    run.status, run.conclusion = "queued", None
-    run.updated_at = run.run_started_at = now
-    return fresh
+    return start_attempt(world, run, replay_plan(jobs), now)
 
 
 @operation("workflow_run.rerun_all")

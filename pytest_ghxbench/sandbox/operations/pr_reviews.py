@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING, pending_review
 from pytest_ghxbench.sandbox.operations.prs import (
     find_pull,
     pull_url,
@@ -104,6 +105,9 @@ def _submit(world: World, input: dict[str, Any], event: Event) -> dict[str, Any]
     pull = find_pull(world, input)
     if pull.author == world.viewer and event in _OWN_PULL:
         raise CapabilityError("CONFLICT", f"Can not {_OWN_PULL[event]} your own pull request")
+    if pending_review(world, pull) is not None:
+        # GitHub refuses a new review, even a submitted one, while the user has a pending one
+        raise CapabilityError("VALIDATION", ONE_PENDING)
     review_id = world.next_id()
     review = Review(
         id=review_id,

@@ -74,7 +74,7 @@ def review_decision(world: World, pull: PullRequest) -> str | None:
     """APPROVED, CHANGES_REQUESTED, REVIEW_REQUIRED (protected base only) or None."""
     latest: dict[str, str] = {}
     for review in pull.reviews:
-        if review.author != pull.author and review.state != "COMMENTED":
+        if review.author != pull.author and review.state not in ("COMMENTED", "PENDING"):
             latest[review.author] = review.state
     states = set(latest.values())
     if "CHANGES_REQUESTED" in states:

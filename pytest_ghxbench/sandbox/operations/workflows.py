@@ -11,6 +11,7 @@ from pytest_ghxbench.sandbox.operations.registry import (
     operation,
     require_repo,
 )
+from pytest_ghxbench.sandbox.operations.run_progress import dispatch_plan, start_attempt
 from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun, World
 
 __all__ = ["find_workflow"]
@@ -68,7 +69,9 @@ def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
         updated_at=now,
     )
     run.node_id = world.node("WFR", run.id)
+    plan, run.replays = dispatch_plan(world, flow, head)
     world.workflow_runs.append(run)
+    start_attempt(world, run, plan, now)
     return {
         "workflowId": str(input["workflowId"]),
         "ref": input["ref"],

@@ -76,6 +76,38 @@ def test_pr_create_from_a_branch_made_through_the_api(item: SandboxSession) -> N
     assert "already exists" in again.stdout + again.stderr
 
 
+def test_pr_create_with_metadata_and_pr_edit_of_the_base(item: SandboxSession) -> None:
+    # gh sends updatePullRequest after createPullRequest for labels, milestone and assignees
+    ok(
+        item,
+        "SHA=$(gh api repos/{owner}/{repo}/git/ref/heads/main --jq .object.sha) && "
+        "gh api -X POST repos/{owner}/{repo}/git/refs -f ref=refs/heads/topic -f sha=$SHA "
+        "&& gh api -X PUT repos/{owner}/{repo}/contents/NOTES.md -f message='Add notes' "
+        "-f branch=topic -f content=$(printf 'notes\\n' | base64)",
+    )
+    ok(
+        item,
+        "gh pr create --head topic --title Notes --body '' --label bug --label performance "
+        "--milestone v0.4.0 --assignee @me",
+    )
+    pull = as_json(item, "gh pr view 10 --json labels,milestone,assignees,baseRefName")
+    assert [label["name"] for label in pull["labels"]] == ["bug", "performance"]
+    assert pull["milestone"]["title"] == "v0.4.0"
+    assert [a["login"] for a in pull["assignees"]] == ["bench-bot"]
+    ok(item, "gh pr edit 10 --base fix/compaction-lock")
+    moved = as_json(item, "gh pr view 10 --json baseRefName,files")
+    assert moved["baseRefName"] == "fix/compaction-lock"
+    assert [f["path"] for f in moved["files"]] == ["NOTES.md"]
+    refused = gh(item, "gh pr edit 10 --base no-such-branch")
+    assert refused.returncode != 0
+
+
+def test_auth_status_reads_the_token_scopes_from_the_api_root(item: SandboxSession) -> None:
+    out = gh(item, "gh auth status")
+    assert out.returncode == 0, out.stderr
+    assert "Logged in to github.localhost account bench-bot" in out.stdout + out.stderr
+
+
 REPO_FIELDS = (
     "defaultBranchRef,sshUrl,languages,isEmpty,isFork,parent,diskUsage,mergeCommitAllowed,"
     "squashMergeAllowed,rebaseMergeAllowed,viewerDefaultMergeMethod,viewerPermission,"

@@ -15,6 +15,9 @@ def execute(world: World, request: ApiRequest) -> ApiResponse:
     """The response to one ``POST /graphql`` on ``world`` (mutations change it)."""
     from pytest_ghxbench.sandbox.api.graphql.executor import run_query
     from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
+    from pytest_ghxbench.sandbox.operations.run_progress import advance
+
+    advance(world)
 
     try:
         document = request.json_body()

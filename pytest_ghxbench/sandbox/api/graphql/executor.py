@@ -31,6 +31,7 @@ from graphql.execution import Executor
 from pytest_ghxbench.sandbox.api.graphql.binding import github_schema
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import GraphQLError as ResolverError
+from pytest_ghxbench.sandbox.api.graphql.unmodelled import resolve_unmodelled
 
 __all__ = ["run_query"]
 
@@ -124,6 +125,7 @@ def run_query(
         context_value=ctx,
         variable_values=dict(variables or {}),
         operation_name=operation_name,
+        field_resolver=resolve_unmodelled,
         executor_class=_GitHubExecutor,
     )
     assert isinstance(result, ExecutionResult)  # every resolver is synchronous

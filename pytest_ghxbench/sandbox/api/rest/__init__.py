@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from pytest_ghxbench.sandbox.api.rest.router import RestError, dispatch, respond
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse
+from pytest_ghxbench.sandbox.operations.run_progress import advance
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["handle"]
 
 
 def handle(world: World, request: ApiRequest) -> ApiResponse:
-    """The response to one REST request on ``world`` (which it may change)."""
+    """The response to one REST request on ``world`` (which it may change), as of the
+    world's clock (workflow runs in flight move on first)."""
+    advance(world)
     try:
         ctx, value, status = dispatch(world, request)
     except RestError as error:

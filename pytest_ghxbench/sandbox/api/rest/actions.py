@@ -1,5 +1,6 @@
 """REST routes for GitHub Actions: workflows and dispatches, runs (list, get, re-run,
-cancel), jobs and artifacts. Logs are in :mod:`.logs`."""
+cancel), jobs and artifacts (their zips: a ``302`` to a pre-signed link). Logs are in
+:mod:`.logs`."""
 
 from __future__ import annotations
 
@@ -23,17 +24,20 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.operations.actions import latest_jobs
-from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun
+from pytest_ghxbench.sandbox.gaps import record_unsupported
+from pytest_ghxbench.sandbox.operations.actions import latest_jobs, rerun
+from pytest_ghxbench.sandbox.operations.registry import CapabilityError
+from pytest_ghxbench.sandbox.placeholders import artifact_zip
+from pytest_ghxbench.sandbox.state import Artifact, Workflow, WorkflowRun
 
-__all__ = ["find_run"]
+__all__ = ["counted", "find_run"]
 
 _Item = TypeVar("_Item")
 _RUN = "/repos/{owner}/{repo}/actions/runs/{run_id}"
 _FLOW = "/repos/{owner}/{repo}/actions/workflows/{workflow_id}"
 
 
-def _counted(
+def counted(
     ctx: Ctx, key: str, items: list[_Item], render: Callable[[Links, _Item], Any]
 ) -> dict[str, Any]:
     """The Actions list shape: the count of all ``items`` and one page of them under ``key``."""
@@ -48,7 +52,7 @@ def _workflow(ctx: Ctx) -> Workflow:
 
 @route("GET", "/repos/{owner}/{repo}/actions/workflows")
 def _workflows(ctx: Ctx) -> Any:
-    return _counted(ctx, "workflows", list(ctx.world.workflows), workflow_json)
+    return counted(ctx, "workflows", list(ctx.world.workflows), workflow_json)
 
 
 @route("GET", _FLOW)
@@ -68,7 +72,13 @@ def _dispatch(ctx: Ctx) -> Any:
         "ref": str(ref),
         "inputs": dict(ctx.body.get("inputs") or {}),
     }
-    dispatched = call(ctx, "workflow_dispatch.run", payload)
+    try:
+        dispatched = call(ctx, "workflow_dispatch.run", payload)
+    except RestError as exc:
+        # GitHub answers a disabled workflow or one without the trigger with 422, not 409.
+        if exc.status == 409:
+            raise RestError(422, exc.message) from None
+        raise
     if ctx.body.get("return_run_details") is not True:
         return None
     # GitHub's answer since February 2026 when the run details are asked for
@@ -113,7 +123,7 @@ def _runs(ctx: Ctx, runs: list[WorkflowRun]) -> Any:
         and sha in (None, r.head_sha)
         and actor in (None, r.actor)
     ]
-    data = _counted(ctx, "workflow_runs", chosen, run_json)
+    data = counted(ctx, "workflow_runs", chosen, run_json)
     if ctx.param("exclude_pull_requests") == "true":
         for run in data["workflow_runs"]:
             run["pull_requests"] = []
@@ -150,7 +160,7 @@ def _jobs(ctx: Ctx) -> Any:
         jobs = [j for j in ctx.world.jobs if j.run_id == run.id]
     else:
         jobs = latest_jobs(ctx.world, run.id)
-    return _counted(ctx, "jobs", jobs, job_json)
+    return counted(ctx, "jobs", jobs, job_json)
 
 
 @route("GET", _RUN + "/artifacts")
@@ -158,7 +168,7 @@ def _artifacts(ctx: Ctx) -> Any:
     run = find_run(ctx)
     name = ctx.param("name")
     found = [a for a in ctx.world.artifacts if a.run_id == run.id and name in (None, a.name)]
-    return _counted(ctx, "artifacts", found, artifact_json)
+    return counted(ctx, "artifacts", found, artifact_json)
 
 
 @route("GET", _RUN + "/timing")
@@ -189,6 +199,44 @@ def _cancel(ctx: Ctx) -> Any:
     return _run_action(ctx, "workflow_run.cancel")
 
 
+@route("DELETE", _RUN, status=204)
+def _delete_run(ctx: Ctx) -> Any:
+    """The run goes, with its jobs, their check runs and its artifacts."""
+    world, run = ctx.world, find_run(ctx)
+    jobs = {j.id for j in world.jobs if j.run_id == run.id}
+    world.workflow_runs.remove(run)
+    world.jobs = [j for j in world.jobs if j.run_id != run.id]
+    world.check_runs = [c for c in world.check_runs if c.job_id not in jobs]
+    world.artifacts = [a for a in world.artifacts if a.run_id != run.id]
+    ctx.mutated = True
+    return None
+
+
+@route("DELETE", _RUN + "/logs", status=204)
+def _delete_logs(ctx: Ctx) -> Any:
+    run = find_run(ctx)
+    for job in ctx.world.jobs:
+        if job.run_id == run.id:
+            job.log = ""
+    ctx.mutated = True
+    return None
+
+
+@route("POST", "/repos/{owner}/{repo}/actions/jobs/{job_id}/rerun")
+def _rerun_job(ctx: Ctx) -> Any:
+    world = ctx.world
+    job = or_not_found(world.job(ctx.number("job_id")))
+    run = or_not_found(world.workflow_run(job.run_id))
+    if job not in latest_jobs(world, run.id):
+        raise RestError(403, "This job is not part of the run's latest attempt")
+    ctx.mutated = True
+    try:
+        rerun(world, run, job_id=job.id)
+    except CapabilityError as exc:
+        raise RestError(403, exc.message) from None
+    return {}
+
+
 @route("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}")
 def _job(ctx: Ctx) -> Any:
     job = or_not_found(ctx.world.job(ctx.number("job_id")))
@@ -199,11 +247,28 @@ def _job(ctx: Ctx) -> Any:
 def _repo_artifacts(ctx: Ctx) -> Any:
     name = ctx.param("name")
     found = [a for a in ctx.world.artifacts if name in (None, a.name)]
-    return _counted(ctx, "artifacts", found, artifact_json)
+    return counted(ctx, "artifacts", found, artifact_json)
+
+
+def _find_artifact(ctx: Ctx) -> Artifact:
+    wanted = ctx.number("artifact_id")
+    return or_not_found(next((a for a in ctx.world.artifacts if a.id == wanted), None))
 
 
 @route("GET", "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}")
 def _artifact(ctx: Ctx) -> Any:
-    wanted = ctx.number("artifact_id")
-    found = or_not_found(next((a for a in ctx.world.artifacts if a.id == wanted), None))
-    return artifact_json(Links(ctx.world, ctx.urls), found)
+    return artifact_json(Links(ctx.world, ctx.urls), _find_artifact(ctx))
+
+
+@route("GET", "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", status=302)
+def _artifact_zip(ctx: Ctx) -> Any:
+    artifact = _find_artifact(ctx)
+    if ctx.args["archive_format"] != "zip":
+        raise RestError(404, "Not Found")
+    if artifact.expired:
+        raise RestError(410, "Artifact has expired")
+    # gap: the seed gives an artifact a size, not its files (the zip holds a placeholder)
+    record_unsupported("workflow run artifact contents (a placeholder zip)")
+    data = artifact_zip(artifact.name, artifact.size_in_bytes)
+    url = ctx.request.blobs.put(data, "application/zip", f"{artifact.name}.zip")
+    return ApiResponse(302, b"", {"Location": url})

@@ -17,6 +17,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
 )
 from pytest_ghxbench.sandbox.code import pull_files
 from pytest_ghxbench.sandbox.git.diff import commentable_lines
+from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING_FIELD, pending_review
 from pytest_ghxbench.sandbox.operations.prs import open_pull
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.state import Review, ReviewComment, ReviewThread
@@ -79,6 +80,8 @@ def _comment_on_a_line(ctx: Ctx) -> Any:
     for name in ("body", "commit_id", "path"):
         if not body.get(name):
             raise missing_field("PullRequestReviewComment", name)
+    if pending_review(world, pull) is not None:
+        raise RestError(422, "Validation Failed", [ONE_PENDING_FIELD])
     if body.get("commit_id") != pull.head_sha:
         raise _invalid("PullRequestReviewComment", "commit_id")
     path, side = str(body["path"]), str(body.get("side") or "RIGHT")

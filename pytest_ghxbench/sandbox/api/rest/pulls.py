@@ -25,7 +25,13 @@ from pytest_ghxbench.sandbox.api.rest.router import (
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.code import pull_commits, pull_diff, pull_files, pull_patch
-from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread
+from pytest_ghxbench.sandbox.operations.pending_reviews import (
+    ONE_PENDING_FIELD,
+    pending_review,
+    visible_reviews,
+    visible_threads,
+)
+from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread, World
 
 __all__: list[str] = []
 
@@ -111,48 +117,29 @@ def _commits(ctx: Ctx) -> Any:
 def _reviews(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     links = ctx.links
-    return [review_json(links, pull, r) for r in paged(ctx, list(pull.reviews))]
+    return [review_json(links, pull, r) for r in paged(ctx, visible_reviews(ctx.world, pull))]
 
 
 @route("GET", _PULL + "/reviews/{review_id}")
 def _review_by_id(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     wanted = ctx.number("review_id")
-    found = or_not_found(next((r for r in pull.reviews if r.id == wanted), None))
+    shown = visible_reviews(ctx.world, pull)
+    found = or_not_found(next((r for r in shown if r.id == wanted), None))
     return review_json(ctx.links, pull, found)
 
 
-_EVENTS = {
-    "APPROVE": "pr.review.submit_approve",
-    "REQUEST_CHANGES": "pr.review.submit_request_changes",
-    "COMMENT": "pr.review.submit_comment",
-}
-
-
-@route("POST", _PULL + "/reviews", status=200)
-def _review(ctx: Ctx) -> Any:
-    pull = _pull(ctx)
-    event = str(ctx.body.get("event") or "")
-    if event not in _EVENTS:
-        message = "pending reviews are not supported in the sandbox; set event"
-        raise RestError(422, "Unprocessable Entity", [{"message": message}])
-    if ctx.body.get("comments"):
-        message = "review comments on lines are not supported in the sandbox"
-        raise RestError(422, "Unprocessable Entity", [{"message": message}])
-    text = ctx.body.get("body")
-    call(ctx, _EVENTS[event], {**_by_number(ctx, pull), **({"body": text} if text else {})})
-    return review_json(ctx.links, pull, pull.reviews[-1])
-
-
-def _notes(pull: PullRequest) -> list[ReviewComment]:
-    return sorted((n for t in pull.review_threads for n in t.comments), key=lambda n: n.created_at)
+def _notes(world: World, pull: PullRequest) -> list[ReviewComment]:
+    """The review comments the viewer sees, oldest first."""
+    threads = visible_threads(world, pull)
+    return sorted((n for t in threads for n in t.comments), key=lambda n: n.created_at)
 
 
 @route("GET", _PULL + "/comments")
 def _review_comments(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     links = ctx.links
-    return [review_comment_json(links, pull, n) for n in paged(ctx, _notes(pull))]
+    return [review_comment_json(links, pull, n) for n in paged(ctx, _notes(ctx.world, pull))]
 
 
 def _thread_with(pull: PullRequest, note_id: int) -> ReviewThread:
@@ -167,6 +154,8 @@ def _reply(ctx: Ctx, pull: PullRequest, note_id: int) -> Any:
     text = str(ctx.body.get("body") or "")
     if not text.strip():
         raise missing_field("PullRequestReviewComment", "body")
+    if pending_review(ctx.world, pull) is not None:
+        raise RestError(422, "Validation Failed", [ONE_PENDING_FIELD])
     call(ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": text})
     return review_comment_json(ctx.links, pull, thread.comments[-1])
 
@@ -178,20 +167,16 @@ def _replies(ctx: Ctx) -> Any:
 
 @route("POST", _PULL + "/comments")
 def _new_review_comment(ctx: Ctx) -> Any:
-    pull = _pull(ctx)
-    if ctx.body.get("in_reply_to") is None:
-        message = (
-            "new review comments on lines are not supported in the sandbox; reply with in_reply_to"
-        )
-        raise RestError(422, "Validation Failed", [{"message": message}])
-    return _reply(ctx, pull, int(ctx.body["in_reply_to"]))
+    """A reply (``in_reply_to``); a comment on a line starts a thread in :mod:`.pull_writes`,
+    which leaves replies to this route."""
+    return _reply(ctx, _pull(ctx), int(ctx.body["in_reply_to"]))
 
 
 @route("GET", "/repos/{owner}/{repo}/pulls/comments/{comment_id}")
 def _review_comment(ctx: Ctx) -> Any:
     wanted = ctx.number("comment_id")
     for pull in ctx.world.pull_requests:
-        for note in _notes(pull):
+        for note in _notes(ctx.world, pull):
             if note.id == wanted:
                 return review_comment_json(ctx.links, pull, note)
     raise RestError(404, "Not Found")

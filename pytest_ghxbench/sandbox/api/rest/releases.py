@@ -1,7 +1,9 @@
-"""REST routes for releases and their assets (uploads arrive on the uploads host)."""
+"""REST routes for releases and their assets (uploads arrive on the uploads host; an asset's
+bytes are a ``302`` to a pre-signed link, as on GitHub)."""
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.links import Links, release_path
@@ -16,9 +18,12 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     repo_input,
     route,
 )
+from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.gaps import record_unsupported
+from pytest_ghxbench.sandbox.placeholders import placeholder_bytes
 from pytest_ghxbench.sandbox.state import Release, ReleaseAsset
 
-__all__ = ["release_json"]
+__all__ = ["asset_bytes", "release_json"]
 
 A = dict[str, Any]
 
@@ -176,8 +181,13 @@ def _upload(ctx: Ctx) -> Any:
             [{"resource": "ReleaseAsset", "code": "already_exists", "field": "name"}],
         )
     kind = ctx.request.headers.get("content-type") or "application/octet-stream"
+    data = ctx.request.body
     asset = ReleaseAsset(
-        id=ctx.world.next_id(), name=name, size=len(ctx.request.body), content_type=kind
+        id=ctx.world.next_id(),
+        name=name,
+        size=len(data),
+        content_type=kind,
+        data=base64.b64encode(data),
     )
     release.assets.append(asset)
     ctx.mutated = True
@@ -193,9 +203,30 @@ def _find_asset(ctx: Ctx) -> tuple[Release, ReleaseAsset]:
     raise RestError(404, "Not Found")
 
 
+def asset_bytes(asset: ReleaseAsset) -> bytes:
+    """What a download of ``asset`` gives: the uploaded bytes, or a seeded asset's placeholder
+    of its declared size."""
+    if asset.data is not None:
+        return asset.data
+    # gap: the seed gives an asset a size and a type, not its content
+    record_unsupported("release asset contents (placeholder bytes)")
+    return placeholder_bytes(asset.name, asset.size, asset.content_type)
+
+
+def download(ctx: Ctx, asset: ReleaseAsset) -> ApiResponse:
+    """GitHub's answer to a download: ``302`` to a short-lived link that serves the bytes (and
+    the download is counted)."""
+    asset.download_count += 1
+    ctx.mutated = True
+    url = ctx.request.blobs.put(asset_bytes(asset), asset.content_type, asset.name)
+    return ApiResponse(302, b"", {"Location": url})
+
+
 @route("GET", "/repos/{owner}/{repo}/releases/assets/{asset_id}")
 def _asset(ctx: Ctx) -> Any:
     release, asset = _find_asset(ctx)
+    if "application/octet-stream" in ctx.accept:
+        return download(ctx, asset)
     return _asset_json(ctx.links, release, asset)
 
 

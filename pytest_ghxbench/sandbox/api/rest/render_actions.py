@@ -12,6 +12,7 @@ from pytest_ghxbench.sandbox.state import (
     Artifact,
     CheckRun,
     Job,
+    Step,
     Workflow,
     WorkflowRun,
 )
@@ -184,15 +185,28 @@ def run_json(links: Links, run: WorkflowRun) -> A:
     }
 
 
+def _step_json(job: Job, step: Step) -> A:
+    done = step.status == "completed"
+    return {
+        "name": step.name,
+        "status": step.status,
+        "conclusion": step.conclusion,
+        "number": step.number,
+        "started_at": step.started_at or (job.started_at if done else None),
+        "completed_at": (step.completed_at or job.completed_at) if done else None,
+    }
+
+
 def job_json(links: Links, job: Job) -> A:
     world = links.world
     run = world.workflow_run(job.run_id)
-    started = job.started_at or (run.created_at if run else _CREATED)
+    created = job.started_at or (run.run_started_at or run.created_at if run else _CREATED)
+    attempt = job.run_attempt or (run.run_attempt if run else 1)
     return {
         "id": job.id,
         "run_id": job.run_id,
         "run_url": links.api(f"actions/runs/{job.run_id}"),
-        "run_attempt": run.run_attempt if run else 1,
+        "run_attempt": attempt,
         "node_id": job.node_id,
         "head_sha": run.head_sha if run else "",
         "head_branch": run.head_branch if run else None,
@@ -200,21 +214,11 @@ def job_json(links: Links, job: Job) -> A:
         "html_url": _job_page(links, job),
         "status": job.status,
         "conclusion": job.conclusion,
-        "created_at": started,
-        "started_at": started,
+        "created_at": created,
+        "started_at": job.started_at or created,
         "completed_at": job.completed_at,
         "name": job.name,
-        "steps": [
-            {
-                "name": s.name,
-                "status": s.status,
-                "conclusion": s.conclusion,
-                "number": s.number,
-                "started_at": job.started_at,
-                "completed_at": job.completed_at,
-            }
-            for s in job.steps
-        ],
+        "steps": [_step_json(job, step) for step in job.steps],
         "check_run_url": links.api(f"check-runs/{job.check_run_id or job.id}"),
         "labels": ["ubuntu-latest"],
         "runner_id": 1,

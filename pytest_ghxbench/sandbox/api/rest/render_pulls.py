@@ -118,10 +118,10 @@ def pull_json(links: Links, pull: PullRequest, *, full: bool = True) -> A:
 
 
 def review_json(links: Links, pull: PullRequest, review: Review) -> A:
-    """A ``pull-request-review``."""
+    """A ``pull-request-review`` (a pending one has no ``submitted_at``)."""
     html = links.web(f"pull/{pull.number}#pullrequestreview-{review.id}")
     url = links.api(f"pulls/{pull.number}")
-    return {
+    data: A = {
         "id": review.id,
         "node_id": review.node_id,
         "user": user_json(links, review.author),
@@ -134,6 +134,9 @@ def review_json(links: Links, pull: PullRequest, review: Review) -> A:
         "submitted_at": review.submitted_at,
         "commit_id": review.commit_id or pull.head_sha,
     }
+    if review.submitted_at is None:
+        del data["submitted_at"]
+    return data
 
 
 def review_comment_json(links: Links, pull: PullRequest, note: ReviewComment) -> A:
@@ -141,6 +144,7 @@ def review_comment_json(links: Links, pull: PullRequest, note: ReviewComment) ->
     url = links.api(f"pulls/comments/{note.id}")
     html = links.web(f"pull/{pull.number}#discussion_r{note.id}")
     pull_url = links.api(f"pulls/{pull.number}")
+    thread = next((t for t in pull.review_threads if note in t.comments), None)
     data: A = {
         "url": url,
         "pull_request_review_id": note.review_id,
@@ -160,10 +164,13 @@ def review_comment_json(links: Links, pull: PullRequest, note: ReviewComment) ->
         "_links": {"self": _href(url), "html": _href(html), "pull_request": _href(pull_url)},
         "line": note.line,
         "original_line": note.line,
-        "side": "RIGHT",
+        "side": thread.diff_side if thread is not None else "RIGHT",
         "subject_type": "line" if note.line is not None else "file",
         "reactions": reactions(url),
     }
     if note.in_reply_to is not None:
         data["in_reply_to_id"] = note.in_reply_to
+    if thread is not None and thread.start_line is not None:
+        data.update(start_line=thread.start_line, original_start_line=thread.start_line)
+        data["start_side"] = thread.diff_side
     return data

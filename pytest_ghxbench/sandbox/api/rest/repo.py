@@ -188,6 +188,50 @@ def _user(ctx: Ctx) -> Any:
     return public_user(ctx.links, login)
 
 
+@route("GET", "/")
+def _root(ctx: Ctx) -> Any:
+    """The API root: its hypermedia links (``gh auth status`` reads its ``X-OAuth-Scopes``)."""
+    api, web = ctx.request.urls.api, ctx.request.urls.web
+    applications = f"{web}/settings/connections/applications{{/client_id}}"
+    return {
+        "current_user_url": f"{api}/user",
+        "current_user_authorizations_html_url": applications,
+        "authorizations_url": f"{api}/authorizations",
+        "code_search_url": f"{api}/search/code?q={{query}}{{&page,per_page,sort,order}}",
+        "commit_search_url": f"{api}/search/commits?q={{query}}{{&page,per_page,sort,order}}",
+        "emails_url": f"{api}/user/emails",
+        "emojis_url": f"{api}/emojis",
+        "events_url": f"{api}/events",
+        "feeds_url": f"{api}/feeds",
+        "followers_url": f"{api}/user/followers",
+        "following_url": f"{api}/user/following{{/target}}",
+        "gists_url": f"{api}/gists{{/gist_id}}",
+        "hub_url": f"{api}/hub",
+        "issue_search_url": f"{api}/search/issues?q={{query}}{{&page,per_page,sort,order}}",
+        "issues_url": f"{api}/issues",
+        "keys_url": f"{api}/user/keys",
+        "label_search_url": f"{api}/search/labels?q={{query}}&repository_id={{repository_id}}"
+        "{&page,per_page}",
+        "notifications_url": f"{api}/notifications",
+        "organization_url": f"{api}/orgs/{{org}}",
+        "organization_repositories_url": f"{api}/orgs/{{org}}/repos{{?type,page,per_page,sort}}",
+        "organization_teams_url": f"{api}/orgs/{{org}}/teams",
+        "public_gists_url": f"{api}/gists/public",
+        "rate_limit_url": f"{api}/rate_limit",
+        "repository_url": f"{api}/repos/{{owner}}/{{repo}}",
+        "repository_search_url": f"{api}/search/repositories?q={{query}}"
+        "{&page,per_page,sort,order}",
+        "current_user_repositories_url": f"{api}/user/repos{{?type,page,per_page,sort}}",
+        "starred_url": f"{api}/user/starred{{/owner}}{{/repo}}",
+        "starred_gists_url": f"{api}/gists/starred",
+        "topic_search_url": f"{api}/search/topics?q={{query}}{{&page,per_page}}",
+        "user_url": f"{api}/users/{{user}}",
+        "user_organizations_url": f"{api}/user/orgs",
+        "user_repositories_url": f"{api}/users/{{user}}/repos{{?type,page,per_page,sort}}",
+        "user_search_url": f"{api}/search/users?q={{query}}{{&page,per_page,sort,order}}",
+    }
+
+
 @route("GET", "/rate_limit")
 def _rate_limit(ctx: Ctx) -> Any:
     core = {"limit": 5000, "used": 1, "remaining": 4999, "reset": 1772366400}

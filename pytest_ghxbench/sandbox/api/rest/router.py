@@ -9,6 +9,7 @@ operations whose schemas the conformance tests check (:func:`served`).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Callable, Mapping
@@ -16,12 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlencode
 
+from pytest_ghxbench.sandbox.api.limits import rest_problem
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
+from pytest_ghxbench.sandbox.gaps import UNSERVED_ROUTE, record
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
+    "SLASHED",
     "Ctx",
     "RestError",
     "Route",
@@ -120,14 +124,14 @@ class Route:
 _ROUTES: list[Route] = []
 
 
-_SLASHED = ("ref", "tag", "path", "basehead", "dir", "tree_sha", "branch")
+SLASHED = ("ref", "tag", "path", "basehead", "dir", "tree_sha", "branch")
 """Parameters that may hold slashes (heads/main, release/1.0, src/a.py, fix/lock)."""
 
 
 def _compile(template: str, optional_tail: bool) -> re.Pattern[str]:
     def group(match: re.Match[str]) -> str:
         name = match.group(1)
-        body = ".+" if name in _SLASHED else "[^/]+"
+        body = ".+" if name in SLASHED else "[^/]+"
         return f"(?P<{name}>{body})"
 
     pattern = re.sub(r"\{(\w+)\}", group, template)
@@ -235,6 +239,9 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
         if "owner" in args and "repo" in args:
             _check_repo(world, args["owner"], args["repo"])
         ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
+        too_long = rest_problem(entry.method, entry.template, ctx.body)
+        if too_long is not None:
+            raise RestError(422, *too_long)
         try:
             return ctx, entry.handler(ctx), entry.status
         except Unhandled:
@@ -243,7 +250,24 @@ def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
             raise RestError(
                 422, "Validation Failed", [{"message": "a value has the wrong type"}]
             ) from None
+    if request.method == "POST" and _routed("PATCH", path):
+        # GitHub takes POST for PATCH, for clients without PATCH (gh gist edit uses it)
+        return dispatch(world, dataclasses.replace(request, method="PATCH"))
+    _unserved(request.method, path)
     raise RestError(404, "Not Found")
+
+
+def _routed(method: str, path: str) -> bool:
+    return any(entry.method == method and entry.pattern.match(path) for entry in _ROUTES)
+
+
+def _unserved(method: str, path: str) -> None:
+    """No route serves ``method`` on ``path``: a gap if GitHub has an operation for it."""
+    from pytest_ghxbench.sandbox.api.rest.published import github_operation
+
+    operation = github_operation(method, path)
+    if operation is not None:
+        record(UNSERVED_ROUTE, operation)
 
 
 def _json_body(request: ApiRequest) -> dict[str, Any]:
@@ -284,19 +308,25 @@ def _load() -> None:
         for first in ("git", "pull_writes"):
             importlib.import_module(f"{__package__}.{first}")
         from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
+            absent,
             actions,
             archives,
+            attempts,
             branches,
+            caches,
             checks,
             commits,
             contents,
+            gists,
             gitdata,
+            issue_order,
             issues,
             languages,
             logs,
             pulls,
             releases,
             repo,
+            reviews,
             search,
             search_code,
         )

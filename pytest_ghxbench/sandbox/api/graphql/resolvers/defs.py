@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphql import FieldNode, GraphQLResolveInfo
+
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "Resolver",
     "Typed",
     "abstract",
+    "check_pagination",
     "connection",
     "load_types",
     "obj",
@@ -71,8 +74,17 @@ class AbstractDef:
 SCHEMA: dict[str, ObjectDef | AbstractDef] = {}
 
 _TYPE_MODULES = (
-    "types", "repo", "refs", "mutations", "mutations_pr", "mutations_code", "details",
-)  # fmt: skip
+    "types",
+    "repo",
+    "refs",
+    "mutations",
+    "mutations_pr",
+    "mutations_code",
+    "review_writes",
+    "details",
+    "absent",
+    "gists",
+)
 """Modules that register types when imported, in order (types before the mutations)."""
 
 
@@ -123,6 +135,20 @@ def _offset(cursor: Any, name: str) -> int:
     except (ValueError, UnicodeDecodeError):
         pass
     raise GraphQLError(f"`{cursor}` does not appear to be a valid cursor.")
+
+
+def check_pagination(name: str, info: GraphQLResolveInfo[Any], args: Mapping[str, Any]) -> None:
+    """GitHub refuses a connection's ``nodes`` or ``edges`` without ``first`` or ``last``."""
+    if args.get("first") is not None or args.get("last") is not None:
+        return
+    for node in info.field_nodes:
+        selections = node.selection_set.selections if node.selection_set else ()
+        if any(isinstance(s, FieldNode) and s.name.value in ("nodes", "edges") for s in selections):
+            raise GraphQLError(
+                f"You must provide a `first` or `last` value to properly paginate the "
+                f"`{name}` connection.",
+                type="MISSING_PAGINATION_BOUNDARIES",
+            )
 
 
 @dataclass

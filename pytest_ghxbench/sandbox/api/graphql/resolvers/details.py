@@ -30,6 +30,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor
 from pytest_ghxbench.sandbox.api.search import matches
+from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
 __all__: list[str] = []
@@ -119,6 +120,7 @@ register("reopenPullRequest", _set_pull_state(False), pullRequest="PullRequest")
 
 def _found(world: World, args: A) -> list[Typed]:
     if args.get("type") != "ISSUE":
+        record_unsupported(f"GraphQL search of type {args.get('type')}")
         return []
     query = str(args.get("query") or "")
     items: list[Issue | PullRequest] = sorted(

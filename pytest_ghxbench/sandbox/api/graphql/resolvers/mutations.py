@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context, capability_message
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
+    FIELD_KEY,
     GraphQLError,
     Typed,
     abstract,
@@ -23,6 +24,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.types import (
     label_node,
     user_node,
 )
+from pytest_ghxbench.sandbox.api.limits import graphql_problem
 from pytest_ghxbench.sandbox.state import Issue, PullRequest
 
 __all__ = [
@@ -53,9 +55,13 @@ def call_capability(ctx: C, task: str, payload: Mapping[str, Any]) -> Any:
 
 
 def input_of(args: A) -> A:
+    """The mutation's ``input``, refused when a text in it is over GitHub's limit."""
     value = args.get("input")
     if not isinstance(value, dict):
         raise GraphQLError("Argument 'input' on Field is required and must be an input object")
+    too_long = graphql_problem(str(args.get(FIELD_KEY, "")), value)
+    if too_long is not None:
+        raise GraphQLError(too_long, type="UNPROCESSABLE")
     return value
 
 
@@ -171,11 +177,11 @@ def logins_of(ctx: C, ids: Any) -> list[str]:
     return _each_node(ids, "User", lambda node: user_node(ctx.world, node))
 
 
-def _label_names(ctx: C, ids: Any) -> list[str]:
+def label_names(ctx: C, ids: Any) -> list[str]:
     return [label.name for label in _each_node(ids, "Label", lambda n: label_node(ctx.world, n))]
 
 
-def _milestone_number(ctx: C, node: Any) -> int | None:
+def milestone_number(ctx: C, node: Any) -> int | None:
     if node is None:
         return None
     milestone = next((m for m in ctx.world.milestones if m.node_id == node), None)
@@ -200,7 +206,7 @@ def _update_issue(_: Any, args: A, ctx: C) -> A:
         call_capability(
             ctx,
             "issue.labels.update",
-            {"issueId": node, "labels": _label_names(ctx, data["labelIds"])},
+            {"issueId": node, "labels": label_names(ctx, data["labelIds"])},
         )
     if "assigneeIds" in data:
         call_capability(
@@ -212,7 +218,7 @@ def _update_issue(_: Any, args: A, ctx: C) -> A:
         call_capability(
             ctx,
             "issue.milestone.set",
-            {"issueId": node, "milestoneNumber": _milestone_number(ctx, data["milestoneId"])},
+            {"issueId": node, "milestoneNumber": milestone_number(ctx, data["milestoneId"])},
         )
     if data.get("state") == "CLOSED":
         call_capability(ctx, "issue.close", {"issueId": node})
@@ -233,9 +239,9 @@ def _create_issue(_: Any, args: A, ctx: C) -> A:
         "title": str(data.get("title") or ""),
         "body": str(data.get("body") or ""),
     }
-    payload["labels"] = _label_names(ctx, data.get("labelIds"))
+    payload["labels"] = label_names(ctx, data.get("labelIds"))
     payload["assignees"] = logins_of(ctx, data.get("assigneeIds"))
-    number = _milestone_number(ctx, data.get("milestoneId"))
+    number = milestone_number(ctx, data.get("milestoneId"))
     if number is not None:
         payload["milestoneNumber"] = number
     if data.get("issueTypeId"):
@@ -263,7 +269,7 @@ def _labels_change(adding: bool) -> Any:
     def resolve(_: Any, args: A, ctx: C) -> A:
         data = input_of(args)
         target_id = need(data, "labelableId")
-        names = _label_names(ctx, data.get("labelIds"))
+        names = label_names(ctx, data.get("labelIds"))
         target = issue_or_pull_node(ctx, target_id)
         item = target.value
         wanted = [*item.labels, *names] if adding else [n for n in item.labels if n not in names]

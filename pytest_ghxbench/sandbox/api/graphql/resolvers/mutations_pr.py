@@ -1,5 +1,6 @@
-"""GraphQL mutations on pull requests (review threads, reviews, draft state, merge, branch,
-reviewers) and on Projects v2 items, through the sandbox capabilities."""
+"""GraphQL mutations on pull requests (review threads, draft state, merge, branch, reviewers;
+reviews are :mod:`.review_writes`'s) and on Projects v2 items, through the sandbox
+capabilities."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     call_capability,
     done,
     input_of,
+    label_names,
     logins_of,
+    milestone_number,
     need,
     pull_of,
     register,
     typed_node,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import find_node, issue_url
+from pytest_ghxbench.sandbox.code import refs_changed
 from pytest_ghxbench.sandbox.operations.prs import touch
 from pytest_ghxbench.sandbox.state import PullRequest
 
@@ -75,30 +79,6 @@ def _ready(ready: bool) -> Any:
         return done(data, pullRequest=pull)
 
     return resolve
-
-
-_EVENTS = {
-    "APPROVE": "pr.review.submit_approve",
-    "REQUEST_CHANGES": "pr.review.submit_request_changes",
-    "COMMENT": "pr.review.submit_comment",
-}
-
-
-def _add_review(_: Any, args: A, ctx: C) -> A:
-    data = input_of(args)
-    pull = pull_of(ctx, need(data, "pullRequestId"))
-    event = str(data.get("event") or "")
-    if event not in _EVENTS:
-        raise GraphQLError(
-            "pending reviews are not supported in the sandbox; pass event: APPROVE, "
-            "REQUEST_CHANGES or COMMENT",
-            type="UNPROCESSABLE",
-        )
-    body = data.get("body")
-    call_capability(
-        ctx, _EVENTS[event], {**by_number(ctx, pull), **({"body": body} if body else {})}
-    )
-    return done(data, pullRequestReview=(pull, pull.reviews[-1]))
 
 
 def _merge(_: Any, args: A, ctx: C) -> A:
@@ -161,18 +141,33 @@ def _set_assignees(ctx: C, pull: PullRequest, ids: Any) -> None:
 
 
 def _update_pull(_: Any, args: A, ctx: C) -> A:
+    """``updatePullRequest``: what gh sends after ``createPullRequest`` for ``--label``,
+    ``--milestone`` and ``--assignee``, and for ``gh pr edit``."""
     data = input_of(args)
     pull = pull_of(ctx, need(data, "pullRequestId"))
     if "assigneeIds" in data:
         _set_assignees(ctx, pull, data["assigneeIds"])
-        if not data.keys() & {"title", "body", "state"}:
+        if not data.keys() & {"title", "body", "state", "labelIds", "milestoneId", "baseRefName"}:
             return done(data, pullRequest=pull)
+    world = ctx.world
+    labels = label_names(ctx, data["labelIds"]) if data.get("labelIds") is not None else None
+    milestone = milestone_number(ctx, data["milestoneId"]) if "milestoneId" in data else None
+    base = data.get("baseRefName")
+    if base is not None and world.git.ref(f"refs/heads/{base}") is None:
+        raise GraphQLError(f"Proposed base branch '{base}' was not found", type="UNPROCESSABLE")
     ctx.mutated = True
     pull.title = str(data.get("title", pull.title))
     pull.body = str(data.get("body", pull.body))
     if data.get("state") in ("OPEN", "CLOSED") and pull.state != "MERGED":
         pull.state = data["state"]
-    pull.updated_at = ctx.world.tick()
+    if labels is not None:
+        pull.labels = labels
+    if "milestoneId" in data:
+        pull.milestone = milestone
+    if base is not None and pull.state == "OPEN":
+        pull.base_ref = str(base)
+        refs_changed(world)
+    pull.updated_at = world.tick()
     return done(data, pullRequest=pull)
 
 
@@ -229,7 +224,6 @@ register("addPullRequestReviewThreadReply", _thread_reply, comment="PullRequestR
 register("addPullRequestReviewComment", _review_comment_reply, comment="PullRequestReviewComment")
 register("markPullRequestReadyForReview", _ready(True), pullRequest="PullRequest")
 register("convertPullRequestToDraft", _ready(False), pullRequest="PullRequest")
-register("addPullRequestReview", _add_review, pullRequestReview="PullRequestReview")
 register("mergePullRequest", _merge, pullRequest="PullRequest")
 register("updatePullRequestBranch", _update_branch, pullRequest="PullRequest")
 register("requestReviews", _request_reviews, pullRequest="PullRequest")

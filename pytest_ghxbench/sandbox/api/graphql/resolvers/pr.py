@@ -20,6 +20,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.projects import project_items
 from pytest_ghxbench.sandbox.api.rest.links import pull_id
 from pytest_ghxbench.sandbox.code import pull_commits, pull_files
 from pytest_ghxbench.sandbox.operations.actions import latest_checks
+from pytest_ghxbench.sandbox.operations.pending_reviews import visible_reviews, visible_threads
 from pytest_ghxbench.sandbox.operations.prs import review_decision
 from pytest_ghxbench.sandbox.state import (
     PullRequest,
@@ -89,10 +90,10 @@ def find_pr_node(world: World, node: str) -> Typed | None:
     for pull in world.pull_requests:
         if pull.node_id == node:
             return Typed("PullRequest", pull)
-        for review in pull.reviews:
+        for review in visible_reviews(world, pull):
             if review.node_id == node:
                 return Typed("PullRequestReview", (pull, review))
-        for thread in pull.review_threads:
+        for thread in visible_threads(world, pull):
             if thread.node_id == node:
                 return Typed("PullRequestReviewThread", (pull, thread))
             for note in thread.comments:
@@ -113,6 +114,11 @@ def find_pr_node(world: World, node: str) -> Typed | None:
 
 def _thread_of(pull: PullRequest, note: ReviewComment) -> ReviewThread | None:
     return next((t for t in pull.review_threads if note in t.comments), None)
+
+
+def _comment_state(pull: PullRequest, note: ReviewComment) -> str:
+    review = next((r for r in pull.reviews if r.id == note.review_id), None)
+    return "PENDING" if review is not None and review.state == "PENDING" else "SUBMITTED"
 
 
 def _note(pull: PullRequest, note_id: int | None) -> tuple[PullRequest, ReviewComment] | None:
@@ -145,7 +151,7 @@ obj(
         lambda p, a, c: next(((p[0], r) for r in p[0].reviews if r.id == p[1].review_id), None),
     ),
     pullRequest=("PullRequest", lambda p, a, c: p[0]),
-    state=("PullRequestReviewCommentState", lambda p, a, c: "SUBMITTED"),
+    state=("PullRequestReviewCommentState", lambda p, a, c: _comment_state(p[0], p[1])),
     viewerDidAuthor=("Boolean", lambda p, a, c: p[1].author == c.world.viewer),
     authorAssociation=(
         "CommentAuthorAssociation",
@@ -205,7 +211,7 @@ def _review_fields() -> dict[str, tuple[str, Any]]:
         "bodyText": ("String", lambda p, a, c: review(p).body),
         "state": ("PullRequestReviewState", lambda p, a, c: review(p).state),
         "submittedAt": ("DateTime", lambda p, a, c: review(p).submitted_at),
-        "createdAt": ("DateTime", lambda p, a, c: review(p).submitted_at),
+        "createdAt": ("DateTime", lambda p, a, c: review(p).created_at or review(p).submitted_at),
         "url": (
             "URI",
             lambda p, a, c: f"{pull_url(c.world, p[0].number)}#pullrequestreview-{review(p).id}",
@@ -315,7 +321,10 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "reviews": connection(
             "PullRequestReview",
             lambda p, a, c: [
-                (p, r) for r in p.reviews if not a.get("states") or r.state in a["states"]
+                (p, r)
+                for r in visible_reviews(c.world, p)
+                if (not a.get("states") or r.state in a["states"])
+                and a.get("author") in (None, r.author)
             ],
         ),
         "latestReviews": connection(
@@ -329,7 +338,8 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         ),
         "reviewRequests": connection("ReviewRequest", lambda p, a, c: list(p.requested_reviewers)),
         "reviewThreads": connection(
-            "PullRequestReviewThread", lambda p, a, c: [(p, t) for t in p.review_threads]
+            "PullRequestReviewThread",
+            lambda p, a, c: [(p, t) for t in visible_threads(c.world, p)],
         ),
         "files": connection("PullRequestChangedFile", lambda p, a, c: pull_files(c.world, p)),
         "commits": connection("PullRequestCommit", lambda p, a, c: _commits(c.world, p)),

@@ -187,6 +187,13 @@ def _people(world: World, args: A) -> list[str]:
     return [login for login in world.collaborators if query in login.casefold()]
 
 
+def _subscription(world: World) -> str:
+    found = world.repository.viewer_subscription
+    if found is None:
+        return "UNSUBSCRIBED"
+    return "IGNORED" if found.ignored else "SUBSCRIBED"
+
+
 def _viewer_email(world: World) -> str:
     return f"{world.viewer}@users.noreply.github.com"
 
@@ -236,7 +243,7 @@ obj(
     viewerDefaultMergeMethod=("PullRequestMergeMethod", lambda w, a, c: "MERGE"),
     viewerDefaultCommitEmail=("String", lambda w, a, c: _viewer_email(w)),
     viewerPossibleCommitEmails=("[String]", lambda w, a, c: [_viewer_email(w)]),
-    viewerSubscription=("SubscriptionState", lambda w, a, c: "UNSUBSCRIBED"),
+    viewerSubscription=("SubscriptionState", lambda w, a, c: _subscription(w)),
     watchers=("UserConnection", lambda w, a, c: _no_items(w.repository.watcher_count)),
     mentionableUsers=connection("User", lambda w, a, c: _people(w, a)),
     assignableUsers=connection("User", lambda w, a, c: _people(w, a)),
