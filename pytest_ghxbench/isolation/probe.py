@@ -5,17 +5,22 @@ A jail needs bubblewrap (``bwrap``) that can create user, PID, mount, network an
 namespaces, and socat for the jail's one way out. ``auto`` jails where both work and otherwise
 says why not (the header warns); ``jail`` where they do not work is a usage error naming what is
 missing; ``none`` runs items on the host, as before (the proxy's policy still applies).
+
+``GHXBENCH_BWRAP`` names the bubblewrap to use (a path, or a name looked up on ``PATH``) where it
+is not the ``bwrap`` on ``PATH``: a setuid build where user namespaces are disabled, say.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "BWRAP_ENV",
     "CHOICES",
     "Isolation",
     "IsolationUnavailable",
@@ -24,6 +29,8 @@ __all__ = [
 ]
 
 CHOICES = ("auto", "jail", "none")
+BWRAP_ENV = "GHXBENCH_BWRAP"
+"""The bubblewrap to use instead of ``bwrap`` on ``PATH``."""
 _INSTALL = "Debian/Ubuntu: apt-get install bubblewrap socat"
 
 
@@ -55,14 +62,18 @@ class Isolation:
         return {"kind": self.kind, "detail": self.detail, "requested": self.requested}
 
 
-@functools.lru_cache(maxsize=1)
 def probe() -> Isolation:
     """A jail if bubblewrap and socat are here and bubblewrap can start one (it is tried),
-    else ``none`` with the reason."""
-    bwrap = shutil.which("bwrap")
+    else ``none`` with the reason (found once per process for each bubblewrap asked for)."""
+    wanted = os.environ.get(BWRAP_ENV) or "bwrap"
+    return _probe(wanted, shutil.which(wanted), shutil.which("socat"))
+
+
+@functools.lru_cache(maxsize=4)
+def _probe(wanted: str, bwrap: str | None, socat: str | None) -> Isolation:
     if bwrap is None:
-        return Isolation("none", f"bubblewrap (bwrap) not found; {_INSTALL}")
-    socat = shutil.which("socat")
+        where = f" ({BWRAP_ENV}={wanted})" if wanted != "bwrap" else ""
+        return Isolation("none", f"bubblewrap (bwrap) not found{where}; {_INSTALL}")
     if socat is None:
         return Isolation("none", f"socat not found (the jail's network bridge); {_INSTALL}")
     try:

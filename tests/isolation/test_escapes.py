@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.isolation.probe import probe
 from tests.agent_clis.harness import recorded_rows
 from tests.agent_clis.pr_view import PR_VIEW_SCENARIO
+from tests.isolation.support import require_jail
 from tests.paths import REPO_ROOT
 
 pytestmark = pytest.mark.timeout(300)
@@ -85,8 +85,7 @@ def assert_no_secret_in(text: str) -> None:
 def test_a_curious_agent_finds_no_way_out_of_its_jail(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if not probe().jailed:
-        pytest.skip(f"no jail on this machine: {probe().detail}")
+    require_jail()
     result, records = run_escapes(pytester, monkeypatch)
     assert sorted(r["mode"] for r in records) == ["agent_direct", "ghx", "mcp"], records
     for record in records:
@@ -111,6 +110,11 @@ def test_without_a_jail_the_same_agent_gets_out(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     result, records = run_escapes(pytester, monkeypatch, "--ghx-isolation=none")
+    # asked for, so said plainly (no warning), and recorded
+    assert "ghxbench: isolation: none (--ghx-isolation=none)" in result.stdout.lines
+    (spec,) = (pytester.path / ".ghxbench" / "runs").glob("run_*/run.json")
+    isolation = json.loads(spec.read_text())["isolation"]
+    assert isolation == {"kind": "none", "detail": "--ghx-isolation=none", "requested": "none"}
     by_mode = {r["mode"]: r for r in records}
     for record in records:
         found = {name for name, seen in record["findings"].items() if seen == "escaped"}
