@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from pytest_ghxbench.isolation.probe import probe
+from tests.paths import REPO_ROOT
 
-__all__ = ["REQUIRE_ENV", "failing_bwrap", "require_jail", "slow_bwrap"]
+__all__ = ["REQUIRE_ENV", "failing_bwrap", "require_jail", "run_shipped", "slow_bwrap"]
 
 REQUIRE_ENV = "GHXBENCH_REQUIRE_JAIL"
 """Set to ``1`` (``.ci/run`` does) to make a missing jail fail the tests that need one."""
@@ -61,3 +62,17 @@ def slow_bwrap(directory: Path, real: str, delay_s: float) -> Path:
     return _stand_in(
         directory / "bwrap-slow", real, f'sleep {delay_s}\nexec {shlex.quote(real)} "$@"'
     )
+
+
+def run_shipped(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *args: str, modes: str
+) -> pytest.RunResult:
+    """The shipped ``pr-view-001`` in ``modes`` with the default agent (the oracle, which runs
+    the real gh and MCP server in the item's jail), in a pytest process of its own that imports
+    the package from this checkout."""
+    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
+    monkeypatch.setenv("PYTHONPATH", pythonpath)
+    return pytester.runpytest_subprocess(
+        f"--ghx-scenarios={REPO_ROOT / 'scenarios'}", f"--ghx-mode={modes}", "--reps=1",
+        "-k", "pr-view-001", "-p", "no:cacheprovider", "-p", "no:randomly", *args,
+    )  # fmt: skip

@@ -4,13 +4,12 @@
 bubblewrap's message, and is never quietly replaced by no jail.
 
 Each runs the shipped ``pr-view-001`` with the default agent (the oracle, which runs the real gh
-in the item's jail) in ``agent_direct``, in a pytest process of its own.
+in the item's jail) in ``agent_direct``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,8 @@ from tests.isolation.support import (
     REQUIRE_ENV,
     failing_bwrap,
     require_jail,
+    run_shipped,
 )
-from tests.paths import REPO_ROOT
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -33,18 +32,10 @@ HEADER = re.compile(r"^ghxbench: isolation: jail \(bubblewrap \d+\.\d+(\.\d+)?\)
 NOT_FOUND = "bubblewrap (bwrap) not found (GHXBENCH_BWRAP=no-such-bwrap)"
 
 
-@pytest.fixture(autouse=True)
-def this_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pytest processes import the package from this checkout, as this one does."""
-    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    monkeypatch.setenv("PYTHONPATH", pythonpath)
-
-
-def run_pr_view(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess(
-        f"--ghx-scenarios={REPO_ROOT / 'scenarios'}", "--ghx-mode=agent_direct", "--reps=1",
-        "-k", "pr-view-001", "-p", "no:cacheprovider", "-p", "no:randomly", *args,
-    )  # fmt: skip
+def run_pr_view(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *args: str
+) -> pytest.RunResult:
+    return run_shipped(pytester, monkeypatch, *args, modes="agent_direct")
 
 
 def run_json(pytester: pytest.Pytester) -> dict[str, Any]:
@@ -53,9 +44,11 @@ def run_json(pytester: pytest.Pytester) -> dict[str, Any]:
     return found
 
 
-def test_the_header_and_run_json_say_the_agents_ran_jailed(pytester: pytest.Pytester) -> None:
+def test_the_header_and_run_json_say_the_agents_ran_jailed(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     require_jail()
-    result = run_pr_view(pytester)
+    result = run_pr_view(pytester, monkeypatch)
     assert result.ret == 0, result.stdout.str()[-3000:]
     assert HEADER.search(result.stdout.str()), result.stdout.str()[:3000]
     isolation = run_json(pytester)["isolation"]
@@ -68,7 +61,7 @@ def test_jail_without_bubblewrap_is_a_usage_error_naming_it(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(BWRAP_ENV, "no-such-bwrap")
-    result = run_pr_view(pytester, "--ghx-isolation=jail")
+    result = run_pr_view(pytester, monkeypatch, "--ghx-isolation=jail")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     error = result.stderr.str()
     assert f"--ghx-isolation=jail cannot be had: {NOT_FOUND}" in error, error
@@ -80,7 +73,7 @@ def test_auto_without_bubblewrap_warns_and_records_why(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(BWRAP_ENV, "no-such-bwrap")
-    result = run_pr_view(pytester)
+    result = run_pr_view(pytester, monkeypatch)
     assert result.ret == 0, result.stdout.str()[-3000:]
     warning = f"ghxbench: WARNING: isolation: none ({NOT_FOUND}; "
     assert warning in result.stdout.str(), result.stdout.str()[:3000]
@@ -97,7 +90,7 @@ def test_a_jail_that_fails_to_start_fails_its_item_with_bubblewraps_message(
     # bubblewrap works for the session's probe, then no item's jail can be made: the item is a
     # runner error saying why, not an item run without a jail
     monkeypatch.setenv(BWRAP_ENV, str(failing_bwrap(tmp_path, require_jail())))
-    result = run_pr_view(pytester, "--ghx-isolation=jail")
+    result = run_pr_view(pytester, monkeypatch, "--ghx-isolation=jail")
     assert HEADER.search(result.stdout.str()), result.stdout.str()[:3000]
     (row,) = recorded_rows(pytester.path)
     assert row["success"] is False
