@@ -3,10 +3,10 @@
 Tools that run one process per call (the openai loop's ``bash`` tool, the oracle's gh
 commands) would otherwise pay a jail's start on every call, inside the item's latency. A
 :class:`JailShell` starts the jail when the item starts (startup) with a small shell loop as
-its process; each call writes the command to a file in the jail's directory and its number to
-the loop, which runs it (stdin from ``/dev/null``, stdout and stderr to files, under
-``timeout``) and answers with the exit status. What a command leaves running lives until the
-item's jail ends.
+its process, which says ``ready`` once the jail's bridge is up; each call writes the command to a
+file in the jail's directory and its number to the loop, which runs it (stdin from
+``/dev/null``, stdout and stderr to files, under ``timeout``) and answers with the exit status.
+What a command leaves running lives until the item's jail ends.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +29,7 @@ __all__ = ["JailShell", "ShellResult"]
 
 _LOOP = f"""
 x={JAIL_DIR}/exec
+echo ready
 while IFS= read -r id; do
   ( . "$x/$id.sh" ) </dev/null >"$x/$id.out" 2>"$x/$id.err"
   echo "$id $?"
@@ -56,6 +57,7 @@ class JailShell:
         self._dir.mkdir(parents=True, exist_ok=True)
         self._cwd = cwd
         self._ids = itertools.count(1)
+        self._pending = b""
         self._log = jail.run_dir / "shell.log"
         argv = jail.command(["/bin/sh", "-c", _LOOP], cwd=cwd, read_only=read_only)
         with open(self._log, "wb") as log:
@@ -69,8 +71,7 @@ class JailShell:
                 bufsize=0,  # status lines are read as they come (select on the descriptor)
                 start_new_session=True,
             )
-        ready = self.run(["true"], _START_TIMEOUT_S)
-        if ready.exit_code != 0:
+        if self._line(lambda words: words == ["ready"], _START_TIMEOUT_S) is None:
             self.close()
             detail = self._log.read_text(encoding="utf-8", errors="replace")
             raise JailError(
@@ -108,11 +109,24 @@ class JailShell:
         return ShellResult(None if late else status, out, err, timed_out=late)
 
     def _status(self, number: int, timeout_s: float) -> int | None:
+        words = self._line(
+            lambda words: len(words) == 2 and words[0] == str(number) and words[1].isdigit(),
+            timeout_s,
+        )
+        return None if words is None else int(words[1])
+
+    def _line(self, wanted: Callable[[list[str]], bool], timeout_s: float) -> list[str] | None:
+        """The words of the loop's next line that is ``wanted`` (``None``: none came in time,
+        or the loop ended)."""
         stdout = self._process.stdout
         assert stdout is not None
         deadline = time.monotonic() + timeout_s
-        pending = b""
         while True:
+            while b"\n" in self._pending:
+                line, _, self._pending = self._pending.partition(b"\n")
+                words = line.decode("ascii", errors="replace").split()
+                if wanted(words):
+                    return words
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
@@ -122,12 +136,7 @@ class JailShell:
             chunk = os.read(stdout.fileno(), 4096)
             if not chunk:
                 return None  # the loop ended
-            pending += chunk
-            while b"\n" in pending:
-                line, _, pending = pending.partition(b"\n")
-                words = line.decode("ascii", errors="replace").split()
-                if len(words) == 2 and words[0] == str(number) and words[1].isdigit():
-                    return int(words[1])
+            self._pending += chunk
 
     def _take(self, number: int, suffix: str) -> str:
         path = self._dir / f"{number}.{suffix}"
