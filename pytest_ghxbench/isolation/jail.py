@@ -37,32 +37,36 @@ for spec in "$@"; do
   case $spec in
     --) break ;;
     proxy=*)
-      p=${spec#proxy=}; port=${p%%/*}
-      socat TCP-LISTEN:"$port",bind=127.0.0.1,reuseaddr,fork \
+      proxy=${spec#proxy=}
+      socat -d -d TCP-LISTEN:"$proxy",bind=127.0.0.1,reuseaddr,fork \
         UNIX-CONNECT:/run/ghxbench/proxy.sock 2>>"$log" &
-      proxy=$port; wait_for="$wait_for ${p#*/}" ;;
+      wait_for="$wait_for $proxy" ;;
     tunnel=*)
-      p=${spec#tunnel=}; port=${p%%/*}
-      socat TCP-LISTEN:"$port",bind=127.0.0.1,reuseaddr,fork \
+      port=${spec#tunnel=}
+      socat -d -d TCP-LISTEN:"$port",bind=127.0.0.1,reuseaddr,fork \
         PROXY:127.0.0.1:127.0.0.1:"$port",proxyport="$proxy" 2>>"$log" &
-      wait_for="$wait_for ${p#*/}" ;;
+      wait_for="$wait_for $port" ;;
     serve=*)
       socat UNIX-LISTEN:/run/ghxbench/serve.sock,unlink-early,fork \
         TCP:127.0.0.1:"${spec#serve=}" 2>>"$log" & ;;
   esac
 done
+listening() {  # socat has said it listens on 127.0.0.1:$1
+  [ -f "$log" ] || return 1
+  while IFS= read -r line; do
+    case $line in *" listening on AF=2 127.0.0.1:$1") return 0 ;; esac
+  done <"$log"
+  return 1
+}
 tries=0
-for hex in $wait_for; do
-  while :; do
-    up=
-    while read -r _ local _ state _; do
-      if [ "$local" = "0100007F:$hex" ] && [ "$state" = 0A ]; then up=1; break; fi
-    done </proc/net/tcp
-    [ -n "$up" ] && break
+for port in $wait_for; do
+  until listening "$port"; do
     tries=$((tries + 1))
     if [ "$tries" -gt 2700 ]; then
       echo "ghxbench jail: the network bridge did not start:" >&2
-      cat "$log" >&2
+      while IFS= read -r line; do
+        case $line in *" E "* | *" W "*) echo "$line" >&2 ;; esac
+      done <"$log"
       exit 125
     fi
     # socat listens within milliseconds: look again at once (a sleep is a process, which
@@ -74,10 +78,11 @@ exec "$@"
 """
 """The jail's first process: start the bridges, wait until they listen, then exec ARGV.
 
-Arguments: ``proxy=PORT/HEX`` (first), ``tunnel=PORT/HEX`` per loopback model server,
-``serve=PORT`` to reach a server the jailed process runs on that port (its Unix socket is
-``serve.sock`` in the jail's directory), ``--``, ARGV. HEX: the port as ``/proc/net/tcp``
-writes it."""
+Arguments: ``proxy=PORT`` (first), ``tunnel=PORT`` per loopback model server, ``serve=PORT``
+to reach a server the jailed process runs on that port (its Unix socket is ``serve.sock`` in
+the jail's directory), ``--``, ARGV. socat says when it listens (``-d -d`` writes it to the
+bridge's log, with each connection after): the kernel's ``/proc/net/tcp`` would say so too,
+but reading it walks the whole machine's connection table, tens of milliseconds a time."""
 
 
 class JailError(RuntimeError):
@@ -94,10 +99,6 @@ def jail_failure(stderr: str) -> str | None:
         if line.startswith("ghxbench jail: "):
             return f"the item's jail failed to start: {' '.join(lines[index:])[:500]}"
     return None
-
-
-def _port(port: int) -> str:
-    return f"{port}/{port:04X}"
 
 
 @dataclass
@@ -133,8 +134,8 @@ class ItemJail:
         mounts = copy.deepcopy(self.mounts)
         mounts.add(read_only)
         mounts.add(writable, writable=True)
-        bridges = [f"proxy={_port(self.proxy_port)}"]
-        bridges += [f"tunnel={_port(port)}" for port in self.loopback_ports]
+        bridges = [f"proxy={self.proxy_port}"]
+        bridges += [f"tunnel={port}" for port in self.loopback_ports]
         if serve_port is not None:
             bridges.append(f"serve={serve_port}")
         return [
