@@ -342,26 +342,13 @@ def _isolation(given: _Given) -> str:
 
 
 def _allow_hosts(given: _Given) -> tuple[str, ...]:
-    raw = given("allow_host")
-    if raw is None:
-        return ()
-    values = raw if isinstance(raw, list) else [raw]
-    hosts: list[str] = []
-    for value in values:
-        if not isinstance(value, str):
-            raise pytest.UsageError(
-                f"ghxbench: {given.where('allow_host')} must be host names, got {_shown(value)}"
-            )
-        hosts += [word for word in value.replace(",", " ").split() if word]
-    from pytest_ghxbench.sandbox.api.policy import endpoint
+    from pytest_ghxbench.sandbox.api.policy import allowed_hosts
 
-    for host in hosts:
-        if not endpoint(host)[0]:
-            raise pytest.UsageError(
-                f"ghxbench: {given.where('allow_host')}: {host!r} names no host "
-                "(give HOST, HOST:PORT or a URL)"
-            )
-    return tuple(dict.fromkeys(hosts))
+    raw = given("allow_host")
+    try:
+        return allowed_hosts([] if raw is None else raw if isinstance(raw, list) else [raw])
+    except ValueError as exc:
+        raise pytest.UsageError(f"ghxbench: {given.where('allow_host')}: {exc}") from None
 
 
 def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:

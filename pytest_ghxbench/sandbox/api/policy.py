@@ -21,6 +21,7 @@ from pytest_ghxbench.sandbox.api import hosts
 __all__ = [
     "GITHUB_NETWORKS",
     "HostPolicy",
+    "allowed_hosts",
     "canonical_host",
     "endpoint",
     "is_github",
@@ -99,6 +100,20 @@ def endpoint(value: str) -> tuple[str, int | None]:
         return canonical_host(host), port
     host, port = split_authority(text, -1)
     return canonical_host(host), None if port < 0 else port
+
+
+def allowed_hosts(values: Iterable[object]) -> tuple[str, ...]:
+    """The hosts ``--ghx-allow-host`` values name (a value may list several, separated by
+    commas or spaces), in order, each once; :class:`ValueError` for one that names no host."""
+    hosts: list[str] = []
+    for value in values:
+        if not isinstance(value, str):
+            raise ValueError(f"must be host names, got {value!r}")
+        hosts += value.replace(",", " ").split()
+    for host in hosts:
+        if not endpoint(host)[0]:
+            raise ValueError(f"{host!r} names no host (give HOST, HOST:PORT or a URL)")
+    return tuple(dict.fromkeys(hosts))
 
 
 @dataclass(frozen=True)

@@ -329,6 +329,7 @@ class _Handler(BaseHTTPRequestHandler):
         admission = admit(
             scheme, host, path, self.command, headers,
             policy=server.policy, registry=server.api.registry, item=server.slot,
+            own_port=server.api.port,
         )  # fmt: skip
         where, host = admission.route, admission.host
         if admission.refusal is not None:

@@ -184,7 +184,9 @@ def test_every_other_host_is_refused_with_one_line(server: ApiServer) -> None:
     thread.start()
     port = upstream.server_address[1]
     try:
-        for url in (f"http://127.0.0.2:{port}/x", "http://example.com/", "http://10.9.9.9:9/"):
+        others = ("http://example.com/", "http://10.9.9.9:9/", "http://localhost:9/x")
+        # loopback is the sandbox on the server's own port only: any other is another service
+        for url in (f"http://127.0.0.2:{port}/x", f"http://127.0.0.1:{port}/x", *others):
             status, _, body = proxied(server, "GET", url, None)
             assert status == 403, url
             assert body.decode().count("\n") == 1 and "refused GET" in body.decode()
