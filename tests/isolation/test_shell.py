@@ -20,13 +20,14 @@ from tests.isolation.support import require_jail
 pytestmark = pytest.mark.timeout(120)
 
 
-def running(marker: str, wait_s: float = 0.0) -> list[int]:
-    """Processes running ``sleep MARKER``, polled up to ``wait_s`` until there are none."""
+def running(marker: str, *, present: bool, wait_s: float) -> list[int]:
+    """Processes running ``sleep MARKER``, polled up to ``wait_s`` until there are some
+    (``present``) or none (a loaded machine takes a while either way)."""
     deadline = time.monotonic() + wait_s
     while True:
         done = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, text=True)
         found = [int(pid) for pid in done.stdout.split()]
-        if not found or time.monotonic() >= deadline:
+        if bool(found) == present or time.monotonic() >= deadline:
             return found
         time.sleep(0.05)
 
@@ -61,10 +62,10 @@ def test_a_setsid_daemon_ends_with_the_item(shell: JailShell) -> None:
     daemon = f"setsid sh -c 'exec sleep {marker}' </dev/null >/dev/null 2>&1 &"
     try:
         assert shell.run(["sh", "-c", daemon], 10).exit_code == 0
-        assert running(marker), "the daemon did not start"
+        assert running(marker, present=True, wait_s=10.0), "the daemon did not start"
     finally:
         shell.close()
-    survivors = running(marker, wait_s=3.0)
+    survivors = running(marker, present=False, wait_s=5.0)
     for pid in survivors:
         os.kill(pid, 9)
     assert survivors == []
