@@ -132,6 +132,8 @@ class BackendSession(Protocol):
     Optional: ``sandbox_gaps()``, a list of ``{kind, detail, count}``: where the backend's
     answers to the item's requests so far diverged from GitHub's. The harness asks when the
     agent is done and puts it in the row's ``sandbox_gaps`` (empty for a backend without it).
+    ``mode_violations``, a list of lines: requests refused because a client the item's mode
+    does not offer made them; any makes the row a failed ``mode_violation``.
     """
 
     env: Mapping[str, str]
@@ -200,7 +202,9 @@ class RunRequest:
 @runtime_checkable
 class Adapter(Protocol):
     """An agent runtime. Optional methods: ``preflight(config)`` (once per session, raise
-    :class:`AdapterUnavailable` to stop with a usage error) and ``close()``."""
+    :class:`AdapterUnavailable` to stop with a usage error), ``close()``, and
+    ``model_endpoints()`` (URLs or ``HOST:PORT`` of the runtime's model: the hosts a jailed
+    item may reach besides GitHub)."""
 
     name: str
     modes: Sequence[str]

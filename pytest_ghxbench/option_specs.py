@@ -30,6 +30,8 @@ class OptionSpec:
     help: str
     is_flag: bool = False
     metavar: str | None = None
+    repeatable: bool = False
+    """Given once per value (``--ghx-allow-host=A --ghx-allow-host=B``); a list in config."""
 
     @property
     def dest(self) -> str:
@@ -194,6 +196,22 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="RUN_DIR",
     ),
     OptionSpec(
+        "--ghx-isolation",
+        "isolation",
+        "Where agents run: jail (bubblewrap: no network but the sandbox's proxy, none of this "
+        "machine's credentials, only the mode's own client), none (on this machine), or auto "
+        "(jail where bubblewrap works, else none with a warning; the default).",
+        metavar="auto|jail|none",
+    ),
+    OptionSpec(
+        "--ghx-allow-host",
+        "allow_host",
+        "A host (HOST, HOST:PORT or a URL) that items may reach besides GitHub (answered by the "
+        "sandbox) and the adapter's model endpoint; repeatable.",
+        metavar="HOST",
+        repeatable=True,
+    ),
+    OptionSpec(
         "--ghx-model",
         "model",
         "PROVIDER/MODEL for adapters that take one; recorded in every row.",
@@ -219,7 +237,17 @@ _STRING: Final = "string"
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("ghxbench", "ghxbench: benchmark agents on GitHub tasks")
     for spec in OPTIONS:
-        if spec.is_flag:
+        if spec.repeatable:
+            group.addoption(
+                spec.flag,
+                action="append",
+                default=None,
+                dest=spec.dest,
+                metavar=spec.metavar,
+                help=spec.help,
+            )
+            parser.addini(spec.ini, help=spec.help, type="linelist", default=None)
+        elif spec.is_flag:
             group.addoption(
                 spec.flag, action="store_true", default=None, dest=spec.dest, help=spec.help
             )

@@ -75,6 +75,10 @@ class Settings:
     """An earlier run directory whose item times balance the shards."""
     resume: Path | None = None
     """The run directory a ``--ghx-resume`` session continues."""
+    isolation: str = "auto"
+    """``--ghx-isolation``: auto, jail or none."""
+    allow_hosts: tuple[str, ...] = ()
+    """``--ghx-allow-host`` values: hosts items may reach besides GitHub and the model."""
 
     @property
     def enabled(self) -> bool:
@@ -152,7 +156,7 @@ class _Given:
     def __call__(self, key: str) -> Any:
         for source, values in ((_COMMAND_LINE, self.cli), (_INI, self.ini), (_TABLE, self.table)):
             raw = values.get(key)
-            if raw is not None and raw != "":
+            if raw is not None and raw != "" and raw != []:
                 self.source[key] = source
                 return raw
         return None
@@ -323,6 +327,8 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         shard=_shard(given),
         shard_durations=path("shard_durations"),
         resume=path("resume"),
+        isolation=_isolation(given),
+        allow_hosts=_allow_hosts(given),
     )
 
 
@@ -353,6 +359,28 @@ def _resumed_run(given: _Given, config: pytest.Config) -> dict[str, Any]:
         "reps": reps,
         **({"gate_profile": started["gate_profile"]} if required else {}),
     }
+
+
+def _isolation(given: _Given) -> str:
+    from pytest_ghxbench.isolation.probe import CHOICES
+
+    value = (given.text("isolation") or "auto").strip()
+    if value not in CHOICES:
+        raise pytest.UsageError(
+            f"ghxbench: unknown isolation {value!r} for {given.where('isolation')}; "
+            f"valid: {', '.join(CHOICES)}"
+        )
+    return value
+
+
+def _allow_hosts(given: _Given) -> tuple[str, ...]:
+    from pytest_ghxbench.isolation.hosts import allowed_hosts
+
+    raw = given("allow_host")
+    try:
+        return allowed_hosts([] if raw is None else raw if isinstance(raw, list) else [raw])
+    except ValueError as exc:
+        raise pytest.UsageError(f"ghxbench: {given.where('allow_host')}: {exc}") from None
 
 
 def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:

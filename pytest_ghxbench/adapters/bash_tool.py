@@ -5,7 +5,8 @@ ever start the mode's own binary (``gh`` or ``ghx``, looked up on the item's ``P
 shell would interpret — pipes, redirections, command lists, substitutions, variable expansions,
 unquoted newlines — is refused with a message the model can read and act on, as are paths in
 place of the binary and ``gh`` subcommands that run other programs or print credentials. The
-process gets a scrubbed environment, a timeout and truncated output.
+process gets a scrubbed environment, a timeout and truncated output, and runs in the item's jail
+when the tool is given the jail's shell.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.isolation.shell import JailShell
 
 __all__ = [
     "DEFAULT_MAX_OUTPUT_CHARS",
@@ -186,12 +191,16 @@ class BashTool:
         cwd: Path | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+        shell: JailShell | None = None,
     ) -> None:
+        """``shell``: run commands in the item's jail (it was started with ``env`` and
+        ``cwd``)."""
         self.binary = binary
         self.env = dict(env)
         self.cwd = cwd
         self.timeout_s = timeout_s
         self.max_output_chars = max_output_chars
+        self.shell = shell
 
     def run(self, command: str, timeout_s: float | None = None) -> BashOutcome:
         """Run ``command`` (refusing what the tool does not allow) and describe the outcome."""
@@ -204,9 +213,14 @@ class BashTool:
         if executable is None:
             return BashOutcome(output=f"error: `{self.binary}` is not installed", ok=False)
         limit = self.timeout_s if timeout_s is None else min(timeout_s, self.timeout_s)
-        stdout, stderr, code, timed_out = _execute(
-            [executable, *words[1:]], self.env, self.cwd, max(limit, 0.001)
-        )
+        if self.shell is not None:
+            done = self.shell.run([executable, *words[1:]], max(limit, 0.001))
+            stdout, stderr, code = done.stdout, done.stderr, done.exit_code
+            timed_out = done.timed_out
+        else:
+            stdout, stderr, code, timed_out = _execute(
+                [executable, *words[1:]], self.env, self.cwd, max(limit, 0.001)
+            )
         text = _render(stdout, stderr, code, timed_out, limit)
         text, truncated = truncate(text, self.max_output_chars)
         return BashOutcome(

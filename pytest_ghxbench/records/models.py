@@ -77,6 +77,9 @@ class RunSpec(BaseModel):
     """``sha256:`` of the plan (:func:`pytest_ghxbench.run.plan.plan_digest`)."""
     shard: dict[str, Any] | None = None
     """``{index, count, balanced_by, items}`` of a ``--ghx-shard`` run; ``None`` otherwise."""
+    isolation: dict[str, str] | None = None
+    """``{kind, detail, requested}``: whether the run's agents ran jailed (``jail``, with
+    bubblewrap's version) or not (``none``, with the reason); ``None`` in an earlier run."""
 
     _check_version = field_validator("schema_version")(_known_version)
 

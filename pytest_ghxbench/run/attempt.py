@@ -27,6 +27,7 @@ from pytest_ghxbench.run.redact import secret_values_from_env
 from pytest_ghxbench.run.rows import (
     ItemIdentity,
     finish_row,
+    mark_mode_violation,
     outcome_data,
     result_problem,
     runner_error_data,
@@ -205,6 +206,10 @@ def run_attempt(
         )
         failures = list(verdict.failures)
         kind = None if verdict.success and verdict.output_valid else retry.WRONG_ANSWER
+    violations = getattr(backend_session, "mode_violations", None) or []
+    if violations:
+        failures.insert(0, mark_mode_violation(data, violations))
+        kind = retry.WRONG_ANSWER
     data["sandbox_gaps"] = gaps
     transcripts = session.transcripts
     data["transcript"] = {

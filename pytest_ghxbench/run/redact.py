@@ -1,4 +1,9 @@
-"""Keep secrets out of rows, transcripts and reports: redact their values wherever they occur."""
+"""Keep secrets out of rows, transcripts and reports: redact their values wherever they occur.
+
+Two kinds are redacted: the values of known secrets (variables whose names look like
+credentials, the items' sandbox tokens) and anything shaped like a GitHub or model-provider
+token (``ghp_``, ``gho_``, ``ghs_``, ``github_pat_``, ``sk-``, ...), whatever variable or file
+it came from."""
 
 from __future__ import annotations
 
@@ -18,6 +23,12 @@ _SECRET_NAME = re.compile(
 _MIN_SECRET_LEN = 8
 # Credentials embedded in URLs (https://user:token@host) are redacted even when not in the env.
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^/\s:@]+(:[^/\s@]*)?@")
+TOKEN_SHAPES = (
+    r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9_]{16,}|github_pat_[A-Za-z0-9_]{20,}"
+    r"|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{16,})"
+)
+"""GitHub's tokens (personal, OAuth, user-to-server, installation, refresh, fine-grained), the
+model providers' keys (OpenAI's and Anthropic's ``sk-``), Slack's and GitLab's."""
 
 
 def secret_values_from_env(env: Mapping[str, str] | None = None) -> list[str]:
@@ -31,7 +42,7 @@ class Redactor:
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets: set[str] = set()
-        self._pattern: re.Pattern[str] | None = None
+        self._pattern = re.compile(TOKEN_SHAPES)
         self.add(secrets)
 
     def add(self, secrets: Iterable[str]) -> None:
@@ -43,15 +54,14 @@ class Redactor:
         # serialised documents can be redacted in one pass (see `json`).
         forms = {form for s in self._secrets for form in (s, compact_json(s)[1:-1])}
         ordered = sorted(forms, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
+        self._pattern = re.compile("|".join([*(re.escape(s) for s in ordered), TOKEN_SHAPES]))
 
     def json(self, value: Any) -> str:
         """``value`` serialised as compact JSON with every secret redacted."""
         return self.text(compact_json(value))
 
     def text(self, value: str) -> str:
-        if self._pattern is not None:
-            value = self._pattern.sub(REDACTED, value)
+        value = self._pattern.sub(REDACTED, value)
         return _URL_CREDENTIALS.sub(REDACTED + "@", value) if "://" in value else value
 
     def obj(self, value: Any) -> Any:

@@ -16,6 +16,7 @@ from pytest_ghxbench.records.row import RUNNER_ERROR
 from pytest_ghxbench.run.redact import Redactor
 
 ASSERTION_FAILED = "assertion_failed"
+MODE_VIOLATION = "mode_violation"
 _ITEM_NAME = re.compile(r"^(?P<scenario>[^\[\]]+)\[(?P<mode>[^\[\]]+)-r(?P<rep>\d+)\]$")
 _MAX_ERROR_MESSAGE = 2000
 
@@ -325,6 +326,17 @@ def runner_error_data(
         failures=[_clip(message)],
         checkpoints=[],
     )
+
+
+def mark_mode_violation(data: dict[str, Any], violations: Sequence[str]) -> str:
+    """Make the row data of an item whose agent used a client its mode does not offer (or
+    another item's token) a failed ``mode_violation``, whatever else happened; the message."""
+    shown = [*violations[:3], *([f"and {len(violations) - 3} more"] if len(violations) > 3 else [])]
+    message = _clip("mode violation: " + "; ".join(shown))
+    data["success"] = False
+    data["error"] = {"type": MODE_VIOLATION, "message": message}
+    data["failures"] = [message, *data.get("failures", [])]
+    return message
 
 
 def finish_row(data: Mapping[str, Any], redactor: Redactor) -> tuple[ItemRecord, str]:

@@ -51,7 +51,15 @@ def run_spec(config: pytest.Config, session: GhxSession) -> RunSpec:
         strict=s.strict,
         profile=session.profile.to_json_dict(),
         power_effect=s.power_effect,
+        isolation=_isolation(session),
     )
+
+
+def _isolation(session: GhxSession) -> dict[str, str] | None:
+    from pytest_ghxbench.run.isolation import ISOLATION_KEY
+
+    isolation = session.extra.get(ISOLATION_KEY)
+    return None if isolation is None else dict(isolation.to_json())
 
 
 def record_plan(run: RunDir, plan: Plan) -> None:

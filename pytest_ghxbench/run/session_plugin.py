@@ -29,6 +29,8 @@ from pytest_ghxbench.run.collect import ScenarioFile, ScenarioItem, scenario_tag
 from pytest_ghxbench.run.compare_runs import find_base_run
 from pytest_ghxbench.run.controller import Controller, ProgressHooks
 from pytest_ghxbench.run.harness import HARNESS_ATTR
+from pytest_ghxbench.run.isolation import header_lines as isolation_header
+from pytest_ghxbench.run.isolation import isolate_session
 from pytest_ghxbench.run.junit import attach_row_properties
 from pytest_ghxbench.run.keys import (
     ITEMS_KEY,
@@ -74,6 +76,7 @@ def _is_worker(config: pytest.Config) -> bool:
 
 def activate(config: pytest.Config, settings: Settings) -> None:
     session = build_session(config, settings)
+    isolate_session(session)
     for mode in session.modes:
         register_marker(config, mode, f"ghxbench mode {mode}")
     for tag in scenario_tags(session):
@@ -172,6 +175,7 @@ class BenchmarkHooks:
             *_too_few_reps(session),
             *session.extra.get(HEADER_NOTES, []),
             *_backend_description(session.backend),
+            *isolation_header(session),
         ]
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> ScenarioFile | None:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from pytest_ghxbench.api import AdapterUnavailable
 from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import run_capability
+from pytest_ghxbench.isolation.probe import Isolation
+from pytest_ghxbench.sandbox.api.policy import HostPolicy
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
 from pytest_ghxbench.sandbox.code import person
@@ -24,6 +26,8 @@ from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, seeded
 from pytest_ghxbench.sandbox.state import World
 
 if TYPE_CHECKING:
+    from pytest_ghxbench.isolation.jail import ItemJail
+    from pytest_ghxbench.sandbox.api.gate import ItemGate
     from pytest_ghxbench.sandbox.api.server import ApiServer
 
 __all__ = ["SANDBOX_ENV", "SERVED_MODES", "ProcessEnv", "SandboxBackend", "SandboxSession"]
@@ -36,6 +40,8 @@ SANDBOX_API_URL = f"http://api.{SANDBOX_HOST}"
 
 SANDBOX_ENV = "GHXBENCH_SANDBOX"
 """Set to ``"1"`` in the environment the sandbox gives an agent's tools."""
+NOT_ISOLATED = Isolation("none", "not configured")
+_CLIENTS = {"agent_direct": ("gh",), "mcp": ("mcp",), "ghx": ("ghx",), None: ("gh", "ghx")}
 
 
 def clone_url(world: World) -> str:
@@ -87,7 +93,11 @@ class SandboxSession:
     server, and a checkout of the repository to start in (:meth:`working_directory`). In-process
     code gets :meth:`client` (an API client acting on this world) and :attr:`world`;
     ``run_task`` performs a capability through the API (lenient input: unknown keys are
-    ignored, as checkpoint inputs overlay a scenario's whole bound input)."""
+    ignored, as checkpoint inputs overlay a scenario's whole bound input).
+
+    When the session isolates items, :meth:`jail` is the item's jail, which adapters run their
+    processes in; :attr:`mode_violations` lists the requests refused because a client foreign
+    to the mode (or to the item) made them."""
 
     def __init__(
         self,
@@ -108,6 +118,8 @@ class SandboxSession:
         self._token: str | None = None
         self._slot: Slot | None = None
         self._registry: WorldRegistry | None = None
+        self._jail: ItemJail | None = None
+        self._gate: ItemGate | None = None
         self.env: Mapping[str, str] = ProcessEnv(self)
         if not world.has_wall_clock:
             # the item's time: workflow runs in flight move on while its agent works
@@ -142,8 +154,43 @@ class SandboxSession:
         if self._token is None:
             server = self._backend.server()
             self._registry = server.registry
-            self._token, self._slot = server.registry.register(self._world, self.item_id)
+            self._token, self._slot = server.registry.register(
+                self._world, self.item_id, mode=self.mode
+            )
         return self._token
+
+    @property
+    def mode_violations(self) -> list[str]:
+        """Requests the sandbox refused because a client the item's mode does not offer (or a
+        token of another item) made them, one line each."""
+        return list(self._slot.violations) if self._slot is not None else []
+
+    @property
+    def isolated(self) -> bool:
+        """Whether the item's processes run jailed (:meth:`jail`)."""
+        return self._backend.isolation.jailed
+
+    def jail(self) -> ItemJail | None:
+        """The item's jail (opened on first call, with its gate on the API server), or
+        ``None`` when the session does not isolate items."""
+        if not self.isolated:
+            return None
+        if self._jail is None:
+            from pytest_ghxbench.sandbox.jailing import open_item_jail
+
+            env = dict(self.env)
+            assert self._slot is not None
+            self._jail, self._gate = open_item_jail(
+                isolation=self._backend.isolation,
+                server=self._backend.server(),
+                slot=self._slot,
+                policy=self._backend.policy,
+                mode=self.mode,
+                clients=self._backend.clients,
+                workdir=self.workdir,
+                env=env,
+            )
+        return self._jail
 
     def client(self) -> GitHubClient:
         """An API client that acts on this item's world, addressing the sandbox's GitHub the
@@ -159,6 +206,9 @@ class SandboxSession:
         server = self._backend.server()
         assert self._slot is not None
         git_token = server.registry.git_token(self._slot)
+        tokens = {
+            c: server.registry.client_token(self._slot, c) for c in _CLIENTS.get(self.mode, ())
+        }
         env: dict[str, str] = {SANDBOX_ENV: "1"}
         with self._slot.held() as world:
             identity = viewer_identity(world)
@@ -174,6 +224,7 @@ class SandboxSession:
                     clients=self._backend.clients,
                     git_token=git_token,
                     identity=identity,
+                    tokens=tokens,
                 )
             )
             if not self.checkout.exists():
@@ -187,6 +238,9 @@ class SandboxSession:
     def close(self) -> None:
         """Withdraw the item's tokens from the API server and delete its checkout (in the
         background). The world is garbage once the item is done."""
+        if self._gate is not None:
+            self._gate.close()
+            self._gate = None
         if self._token is not None and self._registry is not None:
             self._registry.unregister(self._token)
             self._token = None
@@ -213,9 +267,20 @@ class SandboxBackend:
     def __init__(self, seed: Path = DEFAULT_SEED, clients: Clients | None = None) -> None:
         self.seed = seed
         self.clients = clients or Clients()
+        self.isolation = NOT_ISOLATED
+        self.policy = HostPolicy()
+        """Where items may go besides GitHub: the adapter's model endpoint and the hosts
+        allowed with ``--ghx-allow-host`` (see :meth:`isolate`)."""
         self._server: ApiServer | None = None
         self._state_dir: tempfile.TemporaryDirectory[str] | None = None
         self._server_lock = threading.Lock()
+
+    def isolate(self, isolation: Isolation, policy: HostPolicy) -> None:
+        """Run items as ``isolation`` says, letting them reach the hosts ``policy`` allows."""
+        self.isolation = isolation
+        self.policy = policy
+        if self._server is not None:
+            self._server.policy = policy
 
     def manifest(self) -> dict[str, Any]:
         """The fixture manifest of the seed (a copy: callers may modify it)."""
@@ -234,6 +299,7 @@ class SandboxBackend:
                 # The session CA's files live as long as the server, then go.
                 self._state_dir = tempfile.TemporaryDirectory(prefix="ghxbench-sandbox-")
                 self._server = ApiServer(Path(self._state_dir.name)).start()
+                self._server.policy = self.policy
                 atexit.register(self.close)
                 threading.Thread(target=_warm_up, name="ghxbench-warm-up", daemon=True).start()
             return self._server

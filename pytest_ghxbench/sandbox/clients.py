@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["ClientMissing", "Clients", "pinned_program"]
+__all__ = ["GH", "GHX", "MCP_SERVER", "PACKAGE_ROOT", "ClientMissing", "Clients", "pinned_program"]
 
 GH = "gh"
 MCP_SERVER = "github-mcp-server"
 GHX = "ghx"
 
 # The directory that holds the pytest_ghxbench package (a checkout or site-packages).
-_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
 class ClientMissing(Exception):
@@ -100,7 +100,7 @@ class Clients:
         program = self.ghx_program()
         if program is not None:
             return f'#!/bin/sh\nexec {shlex.quote(program)} "$@"\n'
-        root = shlex.quote(str(_PACKAGE_ROOT))
+        root = shlex.quote(str(PACKAGE_ROOT))
         return (
             "#!/bin/sh\n"
             f'PYTHONPATH={root}"${{PYTHONPATH:+:$PYTHONPATH}}"\n'

@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import os
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_ghxbench.backends.launcher import MCP_COMMAND_ENV, write_launcher
@@ -125,10 +126,13 @@ def item_environment(
     clients: Clients,
     git_token: str,
     identity: tuple[str, str],
+    tokens: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The variables an item of ``mode`` runs its tools with (added on top of a scrubbed
     environment by the adapter). Writes the item's HOME and ``bin/`` under ``workdir``;
-    ``git_token`` and ``identity`` (name, email) go to the HOME's ``.gitconfig``."""
+    ``git_token`` and ``identity`` (name, email) go to the HOME's ``.gitconfig``. ``tokens``:
+    a token per client (``gh``, ``mcp``, ``ghx``), each given only to that client (``token``
+    where a client has none of its own)."""
     home = workdir / "home"
     config = home / ".config"
     (config / "gh").mkdir(parents=True, exist_ok=True)
@@ -146,12 +150,13 @@ def item_environment(
         **proxy,
         **git_variables(bundle),
     }
+    own = dict(tokens or {})
     if mode in ("agent_direct", None):
         _link(bin_dir / "gh", clients.gh_program())
-        env.update(gh_variables(token, repo))
+        env.update(gh_variables(own.get("gh", token), repo))
     if mode == "mcp":
         # The token lives only in this launcher, never on a command line or in the agent's env.
-        server = {**mcp_server_variables(token), **proxy}
+        server = {**mcp_server_variables(own.get("mcp", token)), **proxy}
         launcher = write_launcher(
             bin_dir / MCP_SERVER, server, clients.mcp_command(), pass_arguments=True
         )
@@ -160,7 +165,8 @@ def item_environment(
         script = bin_dir / "ghx"
         script.write_text(clients.ghx_script(), encoding="utf-8")
         script.chmod(0o755)
-        env.update(gh_variables(token, repo))
+        if mode == "ghx":
+            env.update(gh_variables(own.get("ghx", token), repo))
     offered = {"agent_direct": {"gh"}, "ghx": {"ghx"}, "mcp": {MCP_SERVER}, None: {"gh", "ghx"}}
     for program in sorted({"gh", "ghx", MCP_SERVER} - offered.get(mode, set())):
         _block(bin_dir / program, program, mode)

@@ -83,4 +83,6 @@ def run_pr_view(
         f"--ghx-adapter={adapter}", f"--ghx-mode={mode}", f"--reps={reps}",
         "-p", "no:cacheprovider", "-p", "no:randomly", "scenarios",
     )  # fmt: skip
+    if os.environ.get("GHXBENCH_REQUIRE_JAIL") == "1":  # CI: the real CLIs pass jailed
+        assert "ghxbench: isolation: jail (" in result.stdout.str(), result.stdout.str()[:3000]
     return result, recorded_rows(pytester.path)

@@ -150,6 +150,18 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, claude: A
     assert abs(mcp_model_ms - direct_model_ms) < 500, (direct, mcp, call, mcp_call)
 
 
+def test_starting_the_jail_is_startup_not_latency(
+    pytester: pytest.Pytester, claude: Any, slow_jail: float
+) -> None:
+    _, rows, model = run(pytester, claude, "agent_direct", pr_view_script("agent_direct"))
+    (row,) = rows
+    assert row["success"] is True, row
+    assert row["startup_ms"] >= slow_jail * 1000
+    assert model.answers == 2
+    # the runtime's own account of its work, which starts once it is up in its jail
+    assert row["latency_ms_wall"] < row["sdk_latency_ms"] + slow_jail * 1000, row
+
+
 def test_ghx_item_runs_ghx(pytester: pytest.Pytester, claude: Any) -> None:
     _, (row,), model = run(pytester, claude, "ghx", pr_view_script("ghx"))
     assert row["success"] is True, row

@@ -166,6 +166,18 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, codex: St
     assert abs(model_ms[0] - model_ms[1]) < 500, (direct, mcp)
 
 
+def test_starting_the_jail_is_startup_not_latency(
+    pytester: pytest.Pytester, codex: Start, slow_jail: float
+) -> None:
+    _, rows, model = run(pytester, codex, "agent_direct", pr_view_script("agent_direct"))
+    (row,) = rows
+    assert row["success"] is True, row
+    assert row["startup_ms"] >= slow_jail * 1000
+    assert model.answers == 2
+    # the runtime's own account of its work, which starts once it is up in its jail
+    assert row["latency_ms_wall"] < row["sdk_latency_ms"] + slow_jail * 1000, row
+
+
 def test_commands_see_the_items_path(pytester: pytest.Pytester, codex: Start) -> None:
     """The ghx item: ``ghx`` is only on the item's PATH, which a login shell would reset."""
     script = pr_view_script("ghx")

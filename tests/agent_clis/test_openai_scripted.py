@@ -59,6 +59,22 @@ def test_latency_starts_when_the_model_is_first_asked(
     assert CANARY_KEY not in written_text(pytester.path)
 
 
+def test_starting_the_jail_is_startup_not_latency(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    serve_model: Serve,
+    slow_jail: float,
+) -> None:
+    for mode in ("agent_direct", "mcp"):  # its jailed shell, its jailed MCP server
+        row, model = run(pytester, monkeypatch, serve_model, mode, pr_view_script(mode))
+        assert row["success"] is True, row["error"]
+        assert row["startup_ms"] >= slow_jail * 1000  # type: ignore[operator]
+        assert model.answers == 2
+        timing: dict[str, float] = row["timing_breakdown"]  # type: ignore[assignment]
+        spent = timing["model_ms"] + timing["tool_ms"]  # the model's answers and the tools
+        assert row["latency_ms_wall"] < spent + slow_jail * 1000, row  # type: ignore[operator]
+
+
 def test_gh_in_an_mcp_item_is_a_failure(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve
 ) -> None:

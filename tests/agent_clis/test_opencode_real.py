@@ -177,6 +177,18 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
     assert all(row["startup_ms"] > 1000 for row in mcp)  # its own server and MCP server
 
 
+def test_starting_the_jail_is_startup_not_latency(
+    pytester: pytest.Pytester, opencode: Any, slow_jail: float
+) -> None:
+    _, rows, model = run(pytester, opencode, "agent_direct", pr_view_script("agent_direct"))
+    (row,) = rows
+    assert row["success"] is True, row
+    assert row["startup_ms"] >= slow_jail * 1000
+    assert model.answers == 2
+    # the runtime's own account of its work, which starts once it is up in its jail
+    assert row["latency_ms_wall"] < row["sdk_latency_ms"] + slow_jail * 1000, row
+
+
 def test_ghx_item_runs_ghx_and_a_retried_request_counts(
     pytester: pytest.Pytester, opencode: Any
 ) -> None:

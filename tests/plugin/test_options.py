@@ -94,6 +94,11 @@ def test_retry_options_are_registered(pytester: pytest.Pytester) -> None:
         ("budget_tokens = 1e6", "[tool.ghxbench] budget_tokens must be a whole number >= 1"),
         ("shard = '4/3'", "[tool.ghxbench] shard must be K/N with 1 <= K <= N"),
         ("model = ['a/b']", "[tool.ghxbench] model must be a string, got ['a/b']"),
+        ("allow_host = [3]", "[tool.ghxbench] allow_host: must be host names, got 3"),
+        (
+            "allow_host = ['models.example', 'http://']",
+            "[tool.ghxbench] allow_host: 'http://' names no host (give HOST, HOST:PORT or a URL)",
+        ),
     ],
 )
 def test_config_values_are_validated_as_the_command_line_naming_file_and_key(
@@ -122,3 +127,14 @@ def test_the_same_value_on_the_command_line_is_refused_the_same_way(
     assert "ghxbench: --reps must be a whole number >= 1, got '3.5'" in err
     pytester.makepyprojecttoml("[tool.ghxbench]\nreps = 2\n")
     assert pytester.runpytest("--ghx-mode=ghx").ret == 0
+
+
+def test_an_unknown_isolation_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    setup_project(pytester, [atomic("repo-view-001")])
+    err = usage_error(pytester.runpytest("--ghx-mode=ghx", "--ghx-isolation=chroot"))
+    assert (
+        "ghxbench: unknown isolation 'chroot' for --ghx-isolation; valid: auto, jail, none" in err
+    )
+    pytester.makepyprojecttoml("[tool.ghxbench]\nisolation = 'vm'\n")
+    err = usage_error(pytester.runpytest("--ghx-mode=ghx"))
+    assert f"unknown isolation 'vm' for {pytester.path / 'pyproject.toml'}: [tool.ghxbench]" in err

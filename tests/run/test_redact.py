@@ -52,3 +52,26 @@ def test_transcript_records_are_complete_lines_even_with_undecodable_text(tmp_pa
     assert first == {"item_id": "a", "final_text": f"token {REDACTED}", "row": {"mode": "ghx"}}
     assert second["item_id"] == "b" and second["final_text"].startswith("bad ")
     assert SECRET not in path.read_text(encoding="utf-8")
+
+
+TOKEN_SHAPED = {
+    "classic": "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    "oauth": "gho_16C7e42F292c6912E7710c838347Ae178B4a",
+    "installation": "ghs_sbx_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    "user-to-server": "ghu_16C7e42F292c6912E7710c838347Ae178B4a",
+    "fine-grained": "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP",
+    "openai": "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
+    "anthropic": "sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z-AA",
+}
+
+
+def test_token_shaped_values_are_redacted_whatever_their_source() -> None:
+    # no variable names them and none was given to the redactor: their shape is enough
+    redactor = Redactor()
+    for kind, token in TOKEN_SHAPED.items():
+        for text in (token, f"cat hosts.yml: oauth_token: {token}\n", f"BUILD_NOTE={token};"):
+            assert token not in redactor.text(text), kind
+        assert redactor.json({"out": f"{token}\n"}) == '{"out":"[REDACTED]\\n"}', kind
+    # what only looks like the start of one stays
+    for text in ("ghp_short", "the task-management-system notes", "risk-assessment-framework"):
+        assert redactor.text(text) == text

@@ -26,6 +26,7 @@ from pytest_ghxbench.adapters.agent_process import (
     timeout_message,
 )
 from pytest_ghxbench.adapters.claude_code.stream import ClaudeStream
+from pytest_ghxbench.adapters.jailed import jailed_argv, runtime_root
 from pytest_ghxbench.adapters.process import (
     adapter_table,
     locate_runtime,
@@ -38,6 +39,7 @@ from pytest_ghxbench.adapters.process import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
+from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["ClaudeCodeAdapter", "ClaudeStream", "claude_argv"]
 
@@ -48,6 +50,7 @@ RUNTIME_PREFIXES = ("CLAUDE_", "ANTHROPIC_")
 """The runtime's own settings (``ANTHROPIC_BASE_URL``, ``CLAUDE_CODE_MAX_RETRIES``, ...) and
 credentials reach it; their secret values are redacted from everything recorded."""
 MODE_TOOLS = {"agent_direct": "Bash(gh:*)", "ghx": "Bash(ghx:*)"}
+DEFAULT_ENDPOINT = "https://api.anthropic.com"
 
 
 def claude_argv(
@@ -116,6 +119,13 @@ class ClaudeCodeAdapter:
                 "or log in with `claude` once"
             )
 
+    def model_endpoints(self) -> list[str]:
+        """Where the runtime's model is (``ANTHROPIC_BASE_URL``, else Anthropic's API): the
+        one host besides GitHub that a jailed item reaches."""
+        import os
+
+        return [os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_ENDPOINT]
+
     def run(self, request: RunRequest) -> RunResult:
         """Run one item and parse its stream; failures become ``RunResult.error``."""
         if request.model is None and self.model:
@@ -141,11 +151,12 @@ class ClaudeCodeAdapter:
         secrets = sorted({s for s in secrets if len(s) >= 6}, key=len, reverse=True)
         clock = RuntimeClock()
         stream = ClaudeStream(clock=clock)
+        cwd = working_directory(request)
         try:
             outcome = run_agent_process(
-                argv,
+                jailed_argv(request, argv, cwd=cwd, runtime=[runtime_root(binary)]),
                 env=env,
-                cwd=working_directory(request),
+                cwd=cwd,
                 deadline=request.deadline,
                 on_line=stream.feed,
             )
@@ -189,6 +200,9 @@ class ClaudeCodeAdapter:
             # The item had no interface: a harness failure, not the model's.
             return f"claude-code: MCP server {MCP_SERVER_NAME!r} did not start (status {status!r})"
         final = stream.result
+        jail = jail_failure(outcome.stderr_tail) if final is None else None
+        if jail is not None:
+            return f"claude-code: {jail}"
         if final is None:
             detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
             garbage = f"; {len(stream.garbage)} unparseable line(s)" if stream.garbage else ""

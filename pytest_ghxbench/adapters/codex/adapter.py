@@ -23,6 +23,7 @@ import shutil
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.adapters.agent_process import (
@@ -39,6 +40,7 @@ from pytest_ghxbench.adapters.codex.settings import (
     read_settings,
 )
 from pytest_ghxbench.adapters.codex.stream import CodexStream
+from pytest_ghxbench.adapters.jailed import item_jail, jailed_argv, runtime_root
 from pytest_ghxbench.adapters.process import (
     adapter_table,
     locate_runtime,
@@ -51,6 +53,7 @@ from pytest_ghxbench.adapters.process import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult, Tokens
+from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["CodexAdapter", "CodexStream", "codex_argv", "codex_cost"]
 
@@ -182,13 +185,26 @@ class CodexAdapter:
     def environment(self, request: RunRequest, settings: CodexSettings) -> dict[str, str]:
         """The item's environment plus the runtime's own variables: ``CODEX_*``, ``OPENAI_*``
         and those its providers name. An item's HOME is private, so ``CODEX_HOME`` points at
-        the user's Codex directory when it exists and the variable is not set."""
+        the user's Codex directory when it exists and the variable is not set; in a jail, at
+        the item's own copy of that directory's settings (the user's sessions stay out)."""
         extra = dict(request.env)
         if "CODEX_HOME" not in os.environ and settings.home.is_dir():
             extra.setdefault("CODEX_HOME", str(settings.home))
-        return scrubbed_env(
+        env = scrubbed_env(
             extra, passthrough=(*CREDENTIAL_VARS, *settings.variables), prefixes=RUNTIME_PREFIXES
         )
+        if item_jail(request) is not None and "HOME" in request.env:
+            env["CODEX_HOME"] = str(_item_codex_home(settings, Path(request.env["HOME"])))
+        return env
+
+    def model_endpoints(self) -> list[str]:
+        """Where the selected provider's model is: its ``base_url``, ``OPENAI_BASE_URL``, or
+        OpenAI's API (and ChatGPT's, for a ChatGPT login)."""
+        table = self.settings().provider_table or {}
+        base = table.get("base_url") or os.environ.get("OPENAI_BASE_URL")
+        if isinstance(base, str) and base:
+            return [base]
+        return ["https://api.openai.com", "https://chatgpt.com"]
 
     def run(self, request: RunRequest) -> RunResult:
         """Run one item and parse its stream; failures become ``RunResult.error``."""
@@ -208,11 +224,12 @@ class CodexAdapter:
         secrets = _secrets(env, settings)
         since = time.time()
         stream = CodexStream(clock=RuntimeClock())
+        cwd = working_directory(request)
         try:
             outcome = run_agent_process(
-                argv,
+                jailed_argv(request, argv, cwd=cwd, runtime=[runtime_root(binary)]),
                 env=env,
-                cwd=working_directory(request),
+                cwd=cwd,
                 deadline=request.deadline,
                 on_line=stream.feed,
             )
@@ -260,9 +277,23 @@ def _secrets(env: Mapping[str, str], settings: CodexSettings) -> list[str]:
     return sorted({*secret_values(env), *named}, key=len, reverse=True)
 
 
+def _item_codex_home(settings: CodexSettings, home: Path) -> Path:
+    """A Codex directory in the item's HOME holding the user's settings and login."""
+    target = home / ".codex"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("config.toml", "auth.json"):
+        source = settings.home / name
+        if source.is_file():
+            shutil.copyfile(source, target / name)
+    return target
+
+
 def _error(outcome: ProcessOutcome, stream: CodexStream, secrets: Sequence[str]) -> str | None:
     if outcome.timed_out:
         return timeout_message("codex", outcome)
+    jail = jail_failure(outcome.stderr_tail) if stream.turns_completed == 0 else None
+    if jail is not None:
+        return f"codex: {jail}"
     failure = stream.failure()
     if failure is not None:
         what = "model API error" if stream.failed_requests() else "turn failed"

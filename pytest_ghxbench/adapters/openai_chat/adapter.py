@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import openai
 
@@ -21,6 +21,7 @@ from pytest_ghxbench.adapters.bash_tool import (
     BashTool,
     scrubbed_env,
 )
+from pytest_ghxbench.adapters.jailed import jailed_argv, open_shell, runtime_root
 from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, run_loop
 from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
@@ -31,6 +32,10 @@ from pytest_ghxbench.adapters.process import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
+from pytest_ghxbench.isolation.jail import JailError
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.isolation.shell import JailShell
 
 __all__ = ["OpenAIAdapter", "OpenAISettings", "settings_from_table"]
 
@@ -191,25 +196,32 @@ class OpenAIAdapter:
         env = scrubbed_env(request.env)
         cwd = working_directory(request)
         host: BashHost | McpHost
-        if request.mode in BINARIES:
-            host = BashHost(
-                BashTool(
+        shell: JailShell | None = None
+        try:
+            if request.mode in BINARIES:
+                shell = open_shell(request, env, cwd)
+                tool = BashTool(
                     BINARIES[request.mode],
                     env,
                     cwd=cwd,
                     timeout_s=settings.tool_timeout_s,
                     max_output_chars=settings.max_output_chars,
+                    shell=shell,
                 )
-            )
-        elif request.mode == "mcp":
-            if settings.mcp_command:
-                command = settings.mcp_command
+                host = BashHost(tool)
+            elif request.mode == "mcp":
+                if settings.mcp_command:
+                    command = settings.mcp_command
+                else:
+                    program, args, _ = mcp_server_command(env)
+                    command = (program, *args)
+                runtime = [runtime_root(command[0])] if settings.mcp_command else []
+                argv = jailed_argv(request, command, cwd=cwd, runtime=runtime)
+                host = McpHost(argv, env, cwd=cwd, timeout_s=settings.tool_timeout_s)
             else:
-                program, args, _ = mcp_server_command(env)
-                command = (program, *args)
-            host = McpHost(command, env, cwd=cwd, timeout_s=settings.tool_timeout_s)
-        else:
-            return RunResult(error=f"the openai adapter does not drive mode {request.mode!r}")
+                return RunResult(error=f"the openai adapter does not drive mode {request.mode!r}")
+        except JailError as exc:
+            return RunResult(error=f"openai: {exc}")
         messages: list[dict[str, Any]] = []
         if request.instructions:
             messages.append({"role": "system", "content": request.instructions})
@@ -227,6 +239,8 @@ class OpenAIAdapter:
         finally:
             if isinstance(host, McpHost):
                 host.close()
+            if shell is not None:
+                shell.close()
         return clock.apply(self._result(outcome, signature, request))
 
     def _result(self, outcome: LoopOutcome, signature: str, request: RunRequest) -> RunResult:

@@ -32,8 +32,10 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.adapters.jailed import item_jail
 from pytest_ghxbench.adapters.opencode.client import OpencodeError, OpencodeTimeout
 from pytest_ghxbench.adapters.opencode.events import RetryWatcher
+from pytest_ghxbench.adapters.opencode.jailed import jailed_server, model_endpoints
 from pytest_ghxbench.adapters.opencode.messages import MessageFormatError, summarize
 from pytest_ghxbench.adapters.opencode.options import (
     MCP_SERVER_NAME,
@@ -201,6 +203,10 @@ class OpencodeAdapter:
             self._directory = None
             self._tools = None
 
+    def model_endpoints(self) -> list[str]:
+        """Where the configured providers' models are (a jailed item reaches only them)."""
+        return model_endpoints(os.environ, self.options.model)
+
     @property
     def server_pid(self) -> int | None:
         return None if self._server is None else self._server.pid
@@ -212,8 +218,12 @@ class OpencodeAdapter:
         clock = RuntimeClock()
         tools = self._tool_environment()
         dedicated: OpencodeServer | None = None
+        jail = item_jail(request)
         try:
-            if request.mode == "mcp":
+            if jail is not None:
+                tools.point_at(None)
+                dedicated = server = jailed_server(request, jail, self.options, self.server_env)
+            elif request.mode == "mcp":
                 tools.point_at(None)  # the shared server's shims refuse during an mcp item
                 dedicated = server = self._mcp_server(request.env)
             else:

@@ -8,7 +8,8 @@ by :meth:`ToolEnvironment.point_at` before every item; items run one at a time p
 then execs the program found on the item's ``PATH``, where the backend shadows the programs of
 the other modes with scripts that refuse. Between items the pointer makes every shim refuse.
 An ``mcp`` item gets a server of its own, started with the item's ``PATH`` (no shims) and its
-MCP server configured, because the MCP server is the item's.
+MCP server configured, because the MCP server is the item's. When items are jailed, every item
+gets a server of its own in its jail (:mod:`.jailed`), reached through the jail's Unix socket.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,11 @@ class OpencodeServer:
     to ``log_path`` (not a pipe, so a chatty server cannot block on a full pipe).
 
     Ready means: ``GET /global/health`` answers, the providers are loaded and, with
-    ``mcp_servers``, those MCP servers are connected; ``startup_s`` is spawn → ready."""
+    ``mcp_servers``, those MCP servers are connected; ``startup_s`` is spawn → ready.
+
+    ``wrap(argv, port)``: the command line that runs ``argv`` elsewhere (an item's jail), whose
+    port is reached through the Unix socket ``serve_socket`` (bridged here by socat, on the same
+    port of this machine's loopback); ``log_dir``: where the log goes (default ``workdir``)."""
 
     def __init__(
         self,
@@ -119,6 +124,9 @@ class OpencodeServer:
         config: Mapping[str, Any] | None = None,
         startup_timeout_s: float = 30.0,
         mcp_servers: tuple[str, ...] = (),
+        wrap: Callable[[list[str], int], list[str]] | None = None,
+        serve_socket: Path | None = None,
+        log_dir: Path | None = None,
     ) -> None:
         self.binary = binary
         self.workdir = workdir
@@ -126,7 +134,7 @@ class OpencodeServer:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.client = OpencodeClient(self.base_url, self.password)
-        self.log_path = workdir / f"opencode-serve-{self.port}.log"
+        self.log_path = (log_dir or workdir) / f"opencode-serve-{self.port}.log"
         full = {**env, PASSWORD_ENV: self.password}
         if config:
             merged = merged_config(env.get(CONFIG_CONTENT_ENV), config)
@@ -134,9 +142,11 @@ class OpencodeServer:
         workdir.mkdir(parents=True, exist_ok=True)
         self.started_at = time.monotonic()
         self.startup_s = 0.0
+        argv = [binary, "serve", "--port", str(self.port), "--hostname", "127.0.0.1"]
+        self._relay: subprocess.Popen[bytes] | None = None
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
-                [binary, "serve", "--port", str(self.port), "--hostname", "127.0.0.1"],
+                wrap(argv, self.port) if wrap is not None else argv,
                 cwd=workdir,
                 env=full,
                 stdin=subprocess.DEVNULL,
@@ -145,6 +155,13 @@ class OpencodeServer:
                 start_new_session=True,
             )
         try:
+            if serve_socket is not None:
+                self._relay = subprocess.Popen(
+                    ["socat", f"TCP-LISTEN:{self.port},bind=127.0.0.1,reuseaddr,fork",
+                     f"UNIX-CONNECT:{serve_socket}"],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL, start_new_session=True,
+                )  # fmt: skip
             deadline = self.started_at + startup_timeout_s
             self._wait_ready(startup_timeout_s)
             self._warm_up(deadline, mcp_servers)
@@ -215,6 +232,11 @@ class OpencodeServer:
 
     def stop(self, grace_s: float = 3.0) -> None:
         """Terminate the server and anything it started (its process group)."""
+        if self._relay is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self._relay.pid, signal.SIGKILL)
+            self._relay.wait()
+            self._relay = None
         if self.process.poll() is not None:
             return
         try:

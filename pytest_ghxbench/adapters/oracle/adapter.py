@@ -26,6 +26,7 @@ from pytest_ghxbench.adapters.oracle.transcript import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import RunRequest, RunResult
+from pytest_ghxbench.isolation.jail import JailError, jail_failure
 from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import Clients
 from pytest_ghxbench.scenario.prompt import mode_instructions
@@ -33,6 +34,7 @@ from pytest_ghxbench.tokens import count_json, count_tokens
 
 if TYPE_CHECKING:
     from pytest_ghxbench.adapters.openai_chat.tools import McpHost
+    from pytest_ghxbench.isolation.shell import JailShell
 
 __all__ = [
     "MODEL",
@@ -195,7 +197,15 @@ class OracleAdapter:
             return RunResult(model=MODEL, error=str(exc))
         clients = item.backend.clients
         clock = RuntimeClock()
-        host = _start_mcp(item) if request.mode == "mcp" else None
+        host: McpHost | None = None
+        shell: JailShell | None = None
+        try:
+            if request.mode == "mcp":
+                host = _start_mcp(item)
+            elif _runs_processes(request.mode, clients):
+                shell = _start_shell(item)
+        except JailError as exc:
+            return RunResult(model=MODEL, error=str(exc))
         try:
             if host is not None:
                 tools = mcp_tool_definitions(clients, host)
@@ -203,7 +213,7 @@ class OracleAdapter:
                 tools = tool_definitions(request.mode, clients)
             clock.mark_ready()
             transcript = Transcript.start(tools, request.instructions, request.prompt)
-            session = Session(item, transcript, mcp=host)
+            session = Session(item, transcript, mcp=host, shell=shell)
             envelopes: list[tuple[str, dict[str, Any]]] = []
             for task, input in steps:
                 try:
@@ -215,6 +225,8 @@ class OracleAdapter:
         finally:
             if host is not None:
                 host.close()
+            if shell is not None:
+                shell.close()
         answer = _final_answer(request, envelopes)
         session.transcript.answer(answer)
         result = _result(session, answer)
@@ -222,8 +234,25 @@ class OracleAdapter:
         return result
 
 
+def _runs_processes(mode: str, clients: Clients) -> bool:
+    """Whether the oracle's plans in ``mode`` start processes (the built-in ghx runs here)."""
+    return mode == "agent_direct" or (mode == "ghx" and clients.ghx_program() is not None)
+
+
+def _start_shell(item: SandboxSession) -> JailShell | None:
+    """The item's jailed shell for its gh (or ghx build) commands; ``None``: not isolated."""
+    jail = item.jail()
+    if jail is None:
+        return None
+    from pytest_ghxbench.isolation.shell import JailShell
+
+    base = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "")}
+    return JailShell(jail, {**base, **item.env}, item.working_directory())
+
+
 def _start_mcp(item: SandboxSession) -> McpHost:
-    """The item's MCP server, started the way every adapter starts it."""
+    """The item's MCP server, started the way every adapter starts it (in its jail, when the
+    session isolates items)."""
     from pytest_ghxbench.adapters.openai_chat.tools import McpHost
     from pytest_ghxbench.adapters.process import mcp_server_command
 
@@ -231,7 +260,18 @@ def _start_mcp(item: SandboxSession) -> McpHost:
     command, args, extra = mcp_server_command(env)
     server_env = {"PATH": env["PATH"], "HOME": env["HOME"], **extra}
     log = item.workdir / "mcp-server.log"
-    return McpHost([command, *args], server_env, cwd=item.working_directory(), log=log)
+    cwd = item.working_directory()
+    jail = item.jail()
+    argv = [command, *args] if jail is None else jail.command([command, *args], cwd=cwd)
+    try:
+        return McpHost(argv, server_env, cwd=cwd, log=log)
+    except Exception as exc:
+        if jail is not None:
+            text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+            failure = jail_failure(text)
+            if failure is not None:
+                raise JailError(failure) from exc
+        raise
 
 
 def _final_answer(request: RunRequest, envelopes: list[tuple[str, dict[str, Any]]]) -> str:

@@ -35,6 +35,7 @@ from pytest_ghxbench.ghx.registry import get_capability, run_capability
 
 if TYPE_CHECKING:
     from pytest_ghxbench.adapters.openai_chat.tools import McpHost
+    from pytest_ghxbench.isolation.shell import JailShell
     from pytest_ghxbench.sandbox.backend import SandboxSession
     from pytest_ghxbench.sandbox.state import World
 
@@ -103,6 +104,8 @@ class Session:
     item: SandboxSession
     transcript: Transcript
     mcp: McpHost | None = None
+    shell: JailShell | None = None
+    """The item's jailed shell, where its processes run (``None``: not isolated)."""
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_ms: float = 0.0
 
@@ -134,6 +137,18 @@ class Session:
     def _process(self, command: str, argv: list[str], env: dict[str, str]) -> CliResult:
         name = argv[0]
         started = time.perf_counter()
+        if self.shell is not None:  # the jail's shell has the item's environment already
+            base = self.process_env()
+            extra = [f"{k}={v}" for k, v in env.items() if base.get(k) != v]
+            jailed = self.shell.run(["env", *extra, *argv] if extra else argv, COMMAND_TIMEOUT_S)
+            if jailed.timed_out:
+                stderr = f"{name}: timed out after {COMMAND_TIMEOUT_S:.0f} s\n"
+                result = CliResult(124, jailed.stdout, jailed.stderr + stderr)
+            else:
+                code = 127 if jailed.exit_code is None else jailed.exit_code
+                result = CliResult(code, jailed.stdout, jailed.stderr)
+            elapsed = (time.perf_counter() - started) * 1000.0
+            return self._record_shell(command, without_timings(result), elapsed)
         try:
             done = subprocess.run(
                 argv,

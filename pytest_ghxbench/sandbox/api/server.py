@@ -11,13 +11,13 @@ It is at once:
 Every GitHub request is authenticated by its token, which names one item's world
 (:class:`~.registry.WorldRegistry`); REST goes to :func:`.rest.handle`, GraphQL to
 :func:`.graphql.execute`, both under that world's lock. Requests for other hosts are passed on
-unchanged (:mod:`.passthrough`): agent runtimes still reach their model servers, and nothing
-for GitHub ever leaves the machine.
+unchanged (:mod:`.passthrough`) when the server's :class:`~.policy.HostPolicy` allows them (an
+agent runtime's model server), else refused (:mod:`.admission`); nothing for GitHub ever leaves
+the machine. A jailed item reaches the server through a Unix socket of its own (:mod:`.gate`).
 """
 
 from __future__ import annotations
 
-import base64
 import itertools
 import secrets
 import socket
@@ -34,6 +34,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from pytest_ghxbench.sandbox.api import hosts, passthrough
+from pytest_ghxbench.sandbox.api.admission import admit, admit_tunnel
+from pytest_ghxbench.sandbox.api.attribution import request_tokens
+from pytest_ghxbench.sandbox.api.gate import ItemGate
+from pytest_ghxbench.sandbox.api.policy import HostPolicy
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.api.streams import HandlerReply, RequestBody
 from pytest_ghxbench.sandbox.api.tls import SessionCA
@@ -78,6 +82,8 @@ class ApiServer:
     ) -> None:
         self.registry = registry or WorldRegistry()
         self.ca = SessionCA(state_dir)
+        self.policy = HostPolicy()
+        """Where requests on the loopback port may go besides GitHub (nowhere by default)."""
         self._blobs: OrderedDict[str, _Blob] = OrderedDict()
         self._blob_lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -135,6 +141,10 @@ class ApiServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def open_gate(self, slot: Slot, path: Path, policy: HostPolicy) -> ItemGate:
+        """Serve the item of ``slot`` on a Unix socket at ``path`` (its jail's way out)."""
+        return ItemGate(self, _Handler, slot, path, policy)
 
     # ------------------------------------------------------------------ dispatch
 
@@ -217,8 +227,8 @@ class ApiServer:
         return response
 
     def _slot(self, headers: dict[str, str]) -> Slot | None:
-        token = _token(headers.get("authorization", ""))
-        return self.registry.get(token) if token else None
+        tokens = request_tokens(headers.get("authorization", ""))
+        return next((slot for t in tokens if (slot := self.registry.get(t)) is not None), None)
 
     def _github_headers(self, resource: str) -> dict[str, str]:
         return {
@@ -245,30 +255,20 @@ def _blob_key(path: str, query: str) -> str:
     return alt[-1] if rest and not rest.startswith("legacy.") and alt else key
 
 
-def _token(authorization: str) -> str | None:
-    """The token of an ``Authorization`` header: ``token T``, ``Bearer T`` or Basic ``x:T``."""
-    scheme, _, value = authorization.strip().partition(" ")
-    scheme = scheme.lower()
-    if scheme in ("token", "bearer"):
-        return value.strip() or None
-    if scheme == "basic":
-        try:
-            decoded = base64.b64decode(value.strip()).decode("utf-8")
-        except (ValueError, UnicodeDecodeError):
-            return None
-        return decoded.partition(":")[2] or None
-    return None
-
-
 class _HttpServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     api: ApiServer
+    slot: Slot | None = None  # requests on the loopback port come from no one item's jail
+
+    @property
+    def policy(self) -> HostPolicy:
+        return self.api.policy
 
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: _HttpServer
+    server: _HttpServer  # or an ItemGate, which has the same attributes
     timeout = 120
     # Headers and body go out as separate writes; with Nagle's algorithm on, a keep-alive
     # client's delayed ACK then stalls every answer by ~40 ms, which would count as tool time.
@@ -279,6 +279,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the sandbox's requests are recorded per world, not printed."""
 
+    def setup(self) -> None:
+        if self.request.family == socket.AF_UNIX:  # an item's gate: no Nagle to disable
+            self.disable_nagle_algorithm = False  # type: ignore[misc]
+        super().setup()
+
     def handle(self) -> None:
         # A client may hang up mid-answer (gh does after some uploads): that ends the connection,
         # it is not an error of the sandbox's.
@@ -288,11 +293,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def do_CONNECT(self) -> None:
-        host, _, port_text = self.path.rpartition(":")
-        port = int(port_text) if port_text.isdigit() else 443
-        host = host.strip("[]")
-        if not hosts.is_github_host(host):
+        host, port, refusal = admit_tunnel(self.path, self.server.policy)
+        if host:
             self.close_connection = True
+            if refusal is not None:
+                self._send(refusal)
+                return
             self.wfile.flush()
             if not passthrough.tunnel(self.connection, host, port):
                 self._send(ApiResponse(502, b"cannot reach " + host.encode(), _TEXT))
@@ -307,7 +313,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
         except (ssl.SSLError, OSError):
             return  # the client does not trust the session CA: nothing more to say
-        _TlsHandler(wrapped, self.client_address, self.server, host)
+        _TlsHandler(wrapped, self.client_address, self.server, self.path.rpartition(":")[0])
 
     def _any(self) -> None:
         target = self.path
@@ -318,7 +324,18 @@ class _Handler(BaseHTTPRequestHandler):
             scheme, host = parts.scheme, parts.netloc
             target = parts.path + (f"?{parts.query}" if parts.query else "")
         path, _, query = (target or "/").partition("?")
-        where = hosts.route(scheme, host, path, self.command)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        server = self.server
+        admission = admit(
+            scheme, host, path, self.command, headers,
+            policy=server.policy, registry=server.api.registry, item=server.slot,
+            own_port=server.api.port,
+        )  # fmt: skip
+        where, host = admission.route, admission.host
+        if admission.refusal is not None:
+            self.close_connection = True
+            self._send(admission.refusal)
+            return
         if where.kind == "git":
             self._git(where.path, query, f"{scheme}://{host}{target or '/'}")
             return
@@ -328,7 +345,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(ApiResponse.error(400, str(exc)))
             return
-        headers = {k.lower(): v for k, v in self.headers.items()}
         if where.kind == "foreign":
             self._forward(host, target, body)
             return

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.sandbox.api.policy import HostPolicy
 from pytest_ghxbench.sandbox.api.server import ApiServer, PortInUse
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 
@@ -140,13 +141,14 @@ class _Echo(BaseHTTPRequestHandler):
         pass
 
 
-def test_other_hosts_pass_through_the_proxy_unchanged(server: ApiServer) -> None:
+def test_allowed_hosts_pass_through_the_proxy_unchanged(server: ApiServer) -> None:
     """An agent runtime behind the proxy still reaches its model server."""
     upstream = HTTPServer(("127.0.0.2", 0), _Echo)  # 127.0.0.1 is the sandbox itself
     thread = threading.Thread(target=upstream.serve_forever, daemon=True)
     thread.start()
+    port = upstream.server_address[1]
+    server.policy = HostPolicy.of([f"http://127.0.0.2:{port}/v1"])
     try:
-        port = upstream.server_address[1]
         status, _, body = proxied(server, "GET", f"http://127.0.0.2:{port}/v1/models", None)
         assert (status, body) == (200, b"model server saw /v1/models")
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
@@ -158,8 +160,59 @@ def test_other_hosts_pass_through_the_proxy_unchanged(server: ApiServer) -> None
                 received += chunk
             assert received.endswith(b"model server saw /tunnelled")
     finally:
+        server.policy = HostPolicy()
         upstream.shutdown()
         upstream.server_close()
+
+
+def connect(server: ApiServer, authority: str) -> bytes:
+    """The proxy's first answer to ``CONNECT authority``."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+        raw.sendall(f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode())
+        received = b""
+        while b"\r\n\r\n" not in received and (chunk := raw.recv(4096)):
+            received += chunk
+        if received.startswith(b"HTTP/1.1 403"):
+            while chunk := raw.recv(4096):
+                received += chunk
+        return received
+
+
+def test_every_other_host_is_refused_with_one_line(server: ApiServer) -> None:
+    upstream = HTTPServer(("127.0.0.2", 0), _Echo)  # a loopback service nobody allowed
+    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
+    thread.start()
+    port = upstream.server_address[1]
+    try:
+        others = ("http://example.com/", "http://10.9.9.9:9/", "http://localhost:9/x")
+        # loopback is the sandbox on the server's own port only: any other is another service
+        for url in (f"http://127.0.0.2:{port}/x", f"http://127.0.0.1:{port}/x", *others):
+            status, _, body = proxied(server, "GET", url, None)
+            assert status == 403, url
+            assert body.decode().count("\n") == 1 and "refused GET" in body.decode()
+        for authority in (f"127.0.0.2:{port}", "example.com:443", "[::1]:22"):
+            answer = connect(server, authority)
+            assert answer.startswith(b"HTTP/1.1 403"), authority
+            assert b"--ghx-allow-host=HOST allows another host" in answer
+    finally:
+        upstream.shutdown()
+        upstream.server_close()
+
+
+def test_github_by_address_or_with_a_trailing_dot_stays_in_the_sandbox(server: ApiServer) -> None:
+    token, _ = server.registry.register(fresh_world(DEFAULT_SEED))
+    status, _, body = proxied(server, "GET", "http://api.github.localhost./user", token)
+    assert (status, json.loads(body)["login"]) == (200, "bench-bot")
+    assert proxied(server, "GET", "http://140.82.112.6/user", token)[0] == 404
+    for authority in ("140.82.112.6:443", "api.github.com.:443", "[2606:50c0::1]:443"):
+        assert connect(server, authority).startswith(b"HTTP/1.1 200 Connection established")
+    context = server.ca.client_context()
+    context.check_hostname = False  # Python's ssl matches no name with a trailing dot
+    tunnel = http.client.HTTPSConnection("127.0.0.1", server.port, timeout=10, context=context)
+    tunnel.set_tunnel("api.github.com.", 443)
+    tunnel.request("GET", "/user", headers={"Authorization": f"token {token}"})
+    answer = tunnel.getresponse()
+    assert (answer.status, json.loads(answer.read())["login"]) == (200, "bench-bot")
 
 
 def test_pre_signed_blob_links_need_no_token(server: ApiServer, tmp_path: Path) -> None:

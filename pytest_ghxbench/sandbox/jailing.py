@@ -1,0 +1,96 @@
+"""What a sandbox item's jail holds: the item's working directory (its HOME, ``bin/`` and
+checkout), the session CA's certificates, its mode's client (and the runtime that client needs)
+and nothing of the other modes' clients; its way out is the item's gate on the API server.
+
+A foreign client the system has where a jail sees it (a gh in ``/usr/bin``, say) is covered by
+the item's refusing script of the same name, so it fails by absolute path as it does on
+``PATH``. The pinned clients live in the harness's virtualenv, which a jail never sees whole:
+its ``bin/`` is empty there but for the interpreter (which ghx needs).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_ghxbench.isolation.jail import ItemJail
+from pytest_ghxbench.isolation.mounts import Mounts, python_runtime, runtime_root
+from pytest_ghxbench.isolation.probe import Isolation
+from pytest_ghxbench.sandbox.clients import GH, GHX, MCP_SERVER, PACKAGE_ROOT, Clients
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.sandbox.api.gate import ItemGate
+    from pytest_ghxbench.sandbox.api.policy import HostPolicy
+    from pytest_ghxbench.sandbox.api.registry import Slot
+    from pytest_ghxbench.sandbox.api.server import ApiServer
+
+__all__ = ["JAIL_RUN_DIR", "client_mounts", "open_item_jail"]
+
+JAIL_RUN_DIR = ".jail"
+"""The jail's own directory in the item's working directory (the gate's socket, logs)."""
+_OFFERED = {"agent_direct": {GH}, "mcp": {MCP_SERVER}, "ghx": {GHX}}
+_SYSTEM = tuple(Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"))
+
+
+def client_mounts(mode: str | None, clients: Clients) -> Mounts:
+    """What the jail needs to run the clients of ``mode`` (gh and ghx for no mode)."""
+    mounts = Mounts()
+    if mode in ("agent_direct", None):
+        mounts.add([clients.gh_program()])
+    if mode == "mcp":
+        mounts.add([runtime_root(clients.mcp_command()[0])])
+    if mode in ("ghx", None):
+        program = clients.ghx_program()
+        if program is not None:
+            mounts.add([runtime_root(program)])
+        else:
+            python = python_runtime(sys.executable, sys.base_prefix, sys.prefix)
+            mounts.add(python.read_only)
+            mounts.hidden |= python.hidden
+            mounts.links.update(python.links)
+            mounts.masks.update(python.masks)
+            mounts.add([PACKAGE_ROOT / "pytest_ghxbench"])
+    return mounts
+
+
+def _masks(mode: str | None, bin_dir: Path, path: str, roots: Iterable[Path]) -> dict[Path, Path]:
+    """Foreign clients a jail would see (on ``path``, inside ``roots`` or the system's
+    directories) -> the item's refusing script of that name."""
+    offered = _OFFERED.get(mode or "", {GH, GHX})
+    visible = (*_SYSTEM, *roots)
+    masks: dict[Path, Path] = {}
+    for name in sorted({GH, GHX, MCP_SERVER} - offered):
+        for directory in path.split(os.pathsep):
+            candidate = Path(directory) / name
+            if not directory or Path(directory) == bin_dir or not os.path.lexists(candidate):
+                continue
+            if any(candidate.is_relative_to(root) for root in visible):
+                masks[candidate] = bin_dir / name
+    return masks
+
+
+def open_item_jail(
+    *,
+    isolation: Isolation,
+    server: ApiServer,
+    slot: Slot,
+    policy: HostPolicy,
+    mode: str | None,
+    clients: Clients,
+    workdir: Path,
+    env: Mapping[str, str],
+) -> tuple[ItemJail, ItemGate]:
+    """The item's jail and its gate (the caller closes the gate when the item ends)."""
+    run_dir = workdir / JAIL_RUN_DIR
+    run_dir.mkdir(exist_ok=True)
+    gate = server.open_gate(slot, run_dir / "proxy.sock", policy)
+    mounts = client_mounts(mode, clients)
+    mounts.add([workdir], writable=True)
+    mounts.add([server.ca.ca_file.parent])
+    roots = mounts.read_only | mounts.writable
+    mounts.masks.update(_masks(mode, workdir / "bin", env.get("PATH", ""), roots))
+    jail = ItemJail(isolation, run_dir, server.port, policy.loopback_ports(), mounts)
+    return jail, gate
