@@ -1,0 +1,2 @@
+"""Jails for agents: bubblewrap namespaces with one way out (SPEC §16), and the host names the
+sandbox proxy's policy compares."""
