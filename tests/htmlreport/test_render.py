@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import math
 import re
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -409,11 +408,9 @@ def test_comparison_shows_failed_rules_unmatched_pairs_and_suite_entries(
     assert not parse(render(default_run)).find_all(id="comparison")
 
 
-def test_rendering_is_deterministic_and_quick(default_run: RunFiles, default_html: str) -> None:
-    started = time.perf_counter()
-    again = render(default_run)
-    assert time.perf_counter() - started < 10
-    assert again == default_html
+def test_rendering_is_deterministic(default_run: RunFiles, default_html: str) -> None:
+    # (How long it takes is bench/report_html.py's business: docs/performance.md.)
+    assert render(default_run) == default_html
 
 
 def test_write_report_replaces_the_file_atomically(
