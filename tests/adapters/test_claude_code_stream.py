@@ -13,7 +13,13 @@ from pytest_ghxbench.adapters.claude_code.adapter import ClaudeCodeAdapter
 from pytest_ghxbench.adapters.claude_code.stream import ClaudeStream
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, Tokens
-from tests.adapters.fakes.helpers import fake_env, fake_request, group_gone, record
+from tests.adapters.fakes.helpers import (
+    fake_env,
+    fake_request,
+    group_gone,
+    record,
+    started_group,
+)
 
 INIT = {"type": "system", "subtype": "init", "session_id": "s-1", "model": "claude-x", "tools": []}
 
@@ -165,7 +171,7 @@ def test_hang_past_the_deadline_kills_the_process_group(tmp_path: Path) -> None:
     steps: list[dict[str, Any]] = [{"event": INIT}, {"spawn_sleeper": 60}, {"sleep": 60}]
     result = ClaudeCodeAdapter().run(fake_request(tmp_path, steps, timeout_s=1.0))
     assert result.error is not None and "timeout" in result.error
-    assert group_gone(record(tmp_path)["pgid"])
+    assert group_gone(started_group(tmp_path))
 
 
 def test_crash_mid_stream_is_a_runner_error(tmp_path: Path) -> None:

@@ -17,7 +17,14 @@ from pytest_ghxbench.adapters.codex.adapter import CodexAdapter
 from pytest_ghxbench.adapters.codex.stream import CodexStream
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, Tokens
-from tests.adapters.fakes.helpers import FAKES, fake_env, fake_request, group_gone, record
+from tests.adapters.fakes.helpers import (
+    FAKES,
+    fake_env,
+    fake_request,
+    group_gone,
+    record,
+    started_group,
+)
 
 STARTED = {"type": "thread.started", "thread_id": "th-9"}
 
@@ -290,7 +297,7 @@ def test_hang_past_the_deadline_kills_the_process_group(tmp_path: Path) -> None:
     steps: list[dict[str, Any]] = [{"event": STARTED}, {"spawn_sleeper": 60}, {"sleep": 60}]
     result = CodexAdapter().run(fake_request(tmp_path, steps, timeout_s=1.0))
     assert result.error is not None and "timeout" in result.error
-    assert group_gone(record(tmp_path)["pgid"])
+    assert group_gone(started_group(tmp_path))
 
 
 def test_crash_mid_stream_is_a_runner_error(tmp_path: Path) -> None:

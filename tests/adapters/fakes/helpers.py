@@ -24,8 +24,15 @@ def fake_env(tmp_path: Path, steps: Sequence[Mapping[str, Any]], **extra: str) -
         "PATH": f"{FAKES}{os.pathsep}{os.environ.get('PATH', '')}",
         "GHXBENCH_FAKE_SCRIPT": str(script),
         "GHXBENCH_FAKE_PYTHON": sys.executable,
+        "GHXBENCH_FAKE_STARTED": str(tmp_path / "started.pid"),
         **extra,
     }
+
+
+def started_group(tmp_path: Path) -> int:
+    """The process group of the fake started last (written by its shell wrapper, before
+    Python starts)."""
+    return int((tmp_path / "started.pid").read_text())
 
 
 def fake_request(
