@@ -26,7 +26,6 @@ from pytest_ghxbench.sandbox.api.graphql.served import (
     served_types,
 )
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiUrls
-from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -58,11 +57,6 @@ def graphql(world: World, query: str, variables: dict[str, Any] | None = None) -
     status, answer = post(world, json.dumps({"query": query, "variables": variables}).encode())
     assert status == 200
     return answer
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world(DEFAULT_SEED)
 
 
 # ---------------------------------------------------------------- the schema
