@@ -152,15 +152,16 @@ def main() -> None:
             rows = run_mode(adapter, mode, args.reps)
             startup = statistics.median(row["startup_ms"] for row in rows)
             latency = statistics.median(row["latency_ms_wall"] for row in rows)
-            model_ms[mode] = statistics.median(
+            each = [
                 row["latency_ms_wall"] - (row.get("timing_breakdown") or {}).get("tool_ms", 0)
                 for row in rows
-            )
+            ]
+            model_ms[mode] = statistics.median(each)
             answers = statistics.median(row["api_calls"] for row in rows)
             print(
                 f"{adapter:9s} {mode:13s} startup {startup:8.0f} ms  latency {latency:7.0f} ms  "
                 f"latency - tools {model_ms[mode]:7.0f} ms  (model requests {answers:g}: at "
-                f"least {answers * THINK_S * 1000:.0f} ms)"
+                f"least {answers * THINK_S * 1000:.0f} ms); each: {[round(x) for x in each]}"
             )
         difference = model_ms["mcp"] - model_ms["agent_direct"]
         print(f"{adapter:9s} latency - tools, mcp - agent_direct: {difference:+.0f} ms")
