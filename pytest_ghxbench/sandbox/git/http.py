@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from io import BufferedReader
 from pathlib import Path
@@ -114,16 +114,26 @@ def serve(registry: WorldRegistry, request: GitRequest, reply: Reply) -> None:
             return
         git = world.git
         before = git.refs() if service == "git-receive-pack" else None
-        status = 500
-        try:
-            status = _run(world, service, request, reply)
-        finally:
-            # Even when the client went away before the answer: the refs may have moved.
+        settled = False
+
+        def settle(status: int) -> None:
+            """Record the request and let the world follow the refs a push moved (pull
+            requests on them), once."""
+            nonlocal settled
+            if settled:
+                return
+            settled = True
             slot.requests.append((request.method, request.url, status))
             if before is not None and git.refs() != before:
                 from pytest_ghxbench.sandbox.code import refs_changed
 
                 refs_changed(world)
+
+        status = 500
+        try:
+            status = _run(world, service, request, reply, settle)
+        finally:
+            settle(status)  # also when the client went away before the answer: refs may move
 
 
 def _query_service(query: str) -> bool:
@@ -198,8 +208,12 @@ def _cgi_env(world: World, repo: Path, service: str, request: GitRequest) -> dic
     return env
 
 
-def _run(world: World, service: str, request: GitRequest, reply: Reply) -> int:
-    """Run the CGI on the world's repository and relay its answer; the HTTP status."""
+def _run(
+    world: World, service: str, request: GitRequest, reply: Reply, settle: Callable[[int], None]
+) -> int:
+    """Run the CGI on the world's repository and relay its answer; the HTTP status.
+    ``settle(status)`` runs once git is done, before the answer ends: a client whose push
+    succeeded (``git push`` returned) finds the request recorded and the world moved with it."""
     repo = world.git.path
     child = subprocess.Popen(
         [http_backend()],
@@ -226,6 +240,8 @@ def _run(world: World, service: str, request: GitRequest, reply: Reply) -> int:
             stdout = cast(BufferedReader, child.stdout)
             while data := stdout.read1(64 * 1024):
                 reply.write(data)
+            child.wait()  # git is done with the repository
+            settle(status)
             reply.finish()
     finally:
         child.stdout.close()
