@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-# Property tests judge behaviour, not speed: no per-example deadline (a loaded 2-core CI
-# machine running `-n 2` would otherwise flake). On CI, runs are derandomized so a red build
-# is reproducible; locally Hypothesis keeps exploring new examples.
-settings.register_profile("default", deadline=None)
-settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+# Property tests judge behaviour, not speed: no per-example deadline and no health check on
+# how long examples take to generate (a loaded 2-core CI machine running `-n 2` would
+# otherwise flake). On CI, runs are derandomized so a red build is reproducible; locally
+# Hypothesis keeps exploring new examples.
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+    print_blob=True,
+)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 # pytester's in-process runs restore sys.modules afterwards, and a C extension first imported

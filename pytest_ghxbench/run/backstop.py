@@ -54,13 +54,13 @@ def _debugging() -> bool:
     return bool(is_debugging())
 
 
-def _adapter_root(item: Any) -> str | None:
-    adapter = item.ghx_session.adapter
-    module = sys.modules.get(type(adapter).__module__)
+def _adapter_root(adapter_type: type) -> str | None:
+    """The directory of the module defining ``adapter_type``: its package, or the folder of
+    the conftest that defines it (``None`` for a class without a source file)."""
+    module = sys.modules.get(adapter_type.__module__)
     path = getattr(module, "__file__", None)
     if not path:
         return None
-    # the adapter's directory: its package, or the folder of the conftest that defines it
     return str(Path(path).resolve().parent) + os.sep
 
 
@@ -122,6 +122,15 @@ class BackstopTimer:
 
     def __init__(self, item_type: type) -> None:
         self.item_type = item_type
+        self._roots: dict[type, str | None] = {}
+        """Each adapter class's directory, resolved once per session (not for every item)."""
+
+    def adapter_root(self, item: Any) -> str | None:
+        """The directory of the code of ``item``'s adapter (see :func:`attempt_stacks`)."""
+        adapter_type = type(item.ghx_session.adapter)
+        if adapter_type not in self._roots:
+            self._roots[adapter_type] = _adapter_root(adapter_type)
+        return self._roots[adapter_type]
 
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
     def pytest_timeout_set_timer(self, item: pytest.Item, settings: Any) -> bool | None:
@@ -132,7 +141,7 @@ class BackstopTimer:
         ):
             return None
         before = {t.ident for t in threading.enumerate() if t.ident is not None}
-        root = _adapter_root(item)
+        root = self.adapter_root(item)
         detect_debugger = not settings.disable_debugger_detection
 
         def handler(signum: int, frame: FrameType | None) -> None:

@@ -26,16 +26,17 @@ REPO_INPUT = '{"owner":"acme-labs","name":"tinykv"}'
 
 
 class Reply:
-    """One scripted HTTP answer to a chat-completions request."""
+    """One scripted HTTP answer to a chat-completions request; ``held`` keeps it back until
+    the event is set."""
 
     def __init__(
         self, body: Mapping[str, Any], status: int = 200, headers: Mapping[str, str] | None = None,
-        delay_s: float = 0.0,
+        held: threading.Event | None = None,
     ) -> None:  # fmt: skip
         self.body = body
         self.status = status
         self.headers = dict(headers or {})
-        self.delay_s = delay_s
+        self.held = held
 
 
 def usage(prompt: int, completion: int, cached: int, reasoning: int) -> dict[str, Any]:
@@ -123,8 +124,8 @@ class ScriptedServer:
                     {"headers": {k.lower(): v for k, v in self.headers.items()}, "body": body}
                 )
                 reply = server.script.pop(0) if server.script else error(500)
-                if reply.delay_s:
-                    time.sleep(reply.delay_s)
+                if reply.held is not None:
+                    reply.held.wait(60)  # a hang guard: the late answer then fails the test
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self._send(reply)  # the client may have given up (deadline test)
 
@@ -266,11 +267,16 @@ def test_max_turns_is_a_runner_error(server: ScriptedServer, tmp_path: Path) -> 
 
 
 def test_deadline_stops_a_slow_model_with_a_timeout(server: ScriptedServer, tmp_path: Path) -> None:
-    server.script = [Reply(final("late", usage(1, 1, 0, 0)).body, delay_s=2.0)]
-    started = time.monotonic()
-    result = make_adapter(server).run(sandbox_request(tmp_path, "ghx", timeout_s=0.5))
+    # The model answers only after the adapter has returned: an adapter that waited for the
+    # answer instead of its deadline would never return.
+    answered = threading.Event()
+    server.script = [Reply(final("late", usage(1, 1, 0, 0)).body, held=answered)]
+    try:
+        result = make_adapter(server).run(sandbox_request(tmp_path, "ghx", timeout_s=2.0))
+    finally:
+        answered.set()
     assert result.error is not None and "timeout" in result.error
-    assert time.monotonic() - started < 1.8
+    assert result.final_text is None and len(server.requests) == 1
 
 
 def test_mcp_mode_calls_the_real_mcp_server_on_the_sandbox(

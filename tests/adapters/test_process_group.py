@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
-import sys
 import textwrap
 import time
 from collections.abc import Iterator
@@ -18,25 +18,30 @@ import pytest
 from tests.plugin.support import CONFTEST, atomic, read_rows, setup_project
 
 # A Claude Code stand-in that reports one response's usage, then hangs ignoring SIGTERM, with a
-# child that ignores it too; it writes both pids to PIDS.
-FAKE_CLAUDE = textwrap.dedent(
-    """\
-    #!{python}
-    import json, signal, subprocess, sys, time
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    child = subprocess.Popen([sys.executable, "-c",
-        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)"])
-    with open({pids!r}, "w") as handle:
-        json.dump([os.getpid(), child.pid], handle)
-    print(json.dumps({{"type": "system", "subtype": "init", "session_id": "s-1",
-                      "model": "claude-test", "mcp_servers": []}}), flush=True)
-    print(json.dumps({{"type": "assistant", "message": {{"id": "m1", "model": "claude-test",
-        "content": [{{"type": "text", "text": "Looking."}}],
-        "usage": {{"input_tokens": 1200, "output_tokens": 30, "cache_read_input_tokens": 400}}}}}}),
-        flush=True)
-    time.sleep(120)
-    """
-).replace("import json,", "import json, os,")
+# child that ignores it too; it writes both pids to PIDS. A shell script, so that it has printed
+# the usage long before the item's deadline (one second) however busy the machine: starting a
+# Python interpreter is what a loaded machine slows down.
+INIT_EVENT = {
+    "type": "system", "subtype": "init", "session_id": "s-1", "model": "claude-test",
+    "mcp_servers": [],
+}  # fmt: skip
+USAGE_EVENT = {
+    "type": "assistant",
+    "message": {
+        "id": "m1", "model": "claude-test", "content": [{"type": "text", "text": "Looking."}],
+        "usage": {"input_tokens": 1200, "output_tokens": 30, "cache_read_input_tokens": 400},
+    },
+}  # fmt: skip
+FAKE_CLAUDE = f"""\
+#!/bin/sh
+trap '' TERM
+sleep 120 &
+echo "[$$, $!]" > {{pids}}
+printf '%s\\n' '{json.dumps(INIT_EVENT)}'
+printf '%s\\n' '{json.dumps(USAGE_EVENT)}'
+sleep 120
+"""
+
 
 ADAPTER = textwrap.dedent(
     """
@@ -71,7 +76,7 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
-def _survivors(pids: list[int], within_s: float = 5.0) -> list[int]:
+def _survivors(pids: list[int], within_s: float = 60.0) -> list[int]:
     end = time.monotonic() + within_s
     while any(_alive(pid) for pid in pids) and time.monotonic() < end:
         time.sleep(0.05)
@@ -84,7 +89,7 @@ def project(pytester: pytest.Pytester) -> Iterator[pytest.Pytester]:
     setup_project(pytester, [atomic("repo-view-001", timeout_ms=1000)], {})
     pytester.makeconftest(CONFTEST + ADAPTER)
     fake = pytester.path / "claude"
-    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, pids=str(pids)))
+    fake.write_text(FAKE_CLAUDE.replace("{pids}", shlex.quote(str(pids))))
     fake.chmod(0o755)
     yield pytester
     if pids.exists():  # without the fix they would outlive the test too
@@ -135,7 +140,7 @@ def test_an_interrupt_while_reading_kills_the_group(tmp_path: Path) -> None:
 
     pids = tmp_path / "pids.json"
     fake = tmp_path / "claude"
-    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, pids=str(pids)))
+    fake.write_text(FAKE_CLAUDE.replace("{pids}", shlex.quote(str(pids))))
     fake.chmod(0o755)
 
     def interrupt(line: str, at: float) -> None:

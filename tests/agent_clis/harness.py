@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,17 +72,24 @@ def written_text(root: Path) -> str:
 
 
 def run_pr_view(
-    pytester: pytest.Pytester, *, adapter: str, mode: str, config: str = "", reps: int = 1
+    pytester: pytest.Pytester,
+    *,
+    adapter: str,
+    mode: str,
+    config: str = "",
+    reps: int = 1,
+    plugins: Sequence[object] = (),
 ) -> tuple[pytest.RunResult, list[dict[str, Any]]]:
     """``pytest --ghx-adapter=ADAPTER --ghx-mode=MODE`` on ``pr-view-001`` alone, in
-    ``pytester``'s directory (``config`` is added to its ``pyproject.toml``)."""
+    ``pytester``'s directory (``config`` is added to its ``pyproject.toml``), in this process
+    with ``plugins``."""
     scenarios = pytester.path / "scenarios"
     scenarios.mkdir(exist_ok=True)
     (scenarios / PR_VIEW_SCENARIO.name).write_text(PR_VIEW_SCENARIO.read_text())
     pytester.makepyprojecttoml(config)
     result = pytester.runpytest(
         f"--ghx-adapter={adapter}", f"--ghx-mode={mode}", f"--reps={reps}",
-        "-p", "no:cacheprovider", "-p", "no:randomly", "scenarios",
+        "-p", "no:cacheprovider", "-p", "no:randomly", "scenarios", plugins=list(plugins),
     )  # fmt: skip
     if os.environ.get("GHXBENCH_REQUIRE_JAIL") == "1":  # CI: the real CLIs pass jailed
         assert "ghxbench: isolation: jail (" in result.stdout.str(), result.stdout.str()[:3000]

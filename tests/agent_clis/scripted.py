@@ -159,13 +159,18 @@ def send_json(handler: BaseHTTPRequestHandler, status: int, body: Any) -> None:
 
 @dataclass
 class Exchange:
-    """One request the server answered from the script."""
+    """One request the server answered from the script. ``received`` and ``replied`` are
+    :func:`time.monotonic` instants (the clock the harness times runtimes with, shared by
+    every process of the machine): the request had arrived, and the think time was over and
+    the answer about to be written."""
 
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
     turn: Turn
     action: Action
+    received: float = 0.0
+    replied: float = 0.0
 
 
 class ScriptedModel:
@@ -212,16 +217,19 @@ class ScriptedModel:
                 if path not in server.dialect.post_paths:
                     self._other()
                     return
+                received = time.monotonic()
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 turn = server.dialect.parse(body)
                 action = server.script(turn)
                 headers = {k.lower(): v for k, v in self.headers.items()}
+                exchange = Exchange(path, headers, body, turn, action, received)
                 with server._lock:
                     index = len(server.exchanges)
-                    server.exchanges.append(Exchange(path, headers, body, turn, action))
+                    server.exchanges.append(exchange)
                 if server.think_s:
                     time.sleep(server.think_s)
+                exchange.replied = time.monotonic()
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     server.dialect.respond(self, action, server.usage, index)
 

@@ -127,9 +127,11 @@ def assert_measured(row: dict[str, Any], answers: int) -> None:
         "cache_write": answers * USAGE.cache_write,
         "total": answers * each,
     }
+    # Lower bounds only (a busy machine can only add time): every answer took THINK_S, in
+    # our latency and in Codex's own turn duration (whole milliseconds).
     assert row["latency_ms_wall"] >= answers * THINK_S * 1000
     assert row["startup_ms"] > 0
-    assert 0 < row["sdk_latency_ms"] <= row["latency_ms_wall"] + 100
+    assert row["sdk_latency_ms"] >= answers * THINK_S * 1000 - 1
     assert row["model"]["provider_id"] == PROVIDER and row["model"]["model_id"] == SCRIPTED_MODEL
 
 
@@ -158,12 +160,8 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, codex: St
     assert "write_stdin" not in offered and "web_search" not in json.dumps(mcp_asks[0].body)
     (call,) = transcript_calls(pytester.path, "mcp")
     assert call["name"] == f"mcp__ghxbench__{MCP_TOOL}" and call["ok"] is True
-    # Starting Codex and the MCP server is startup, not latency: the same script takes the
-    # same time in both modes, apart from the tools' own run time.
-    model_ms = [
-        row["latency_ms_wall"] - row["timing_breakdown"]["tool_ms"] for row in (direct, mcp)
-    ]
-    assert abs(model_ms[0] - model_ms[1]) < 500, (direct, mcp)
+    # That both modes' latencies hold the same model time (starting Codex and the MCP server
+    # is startup) is a measurement over repetitions: bench/agent_cli_latency.py.
 
 
 def test_starting_the_jail_is_startup_not_latency(

@@ -141,6 +141,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
     _, rows, model = run(pytester, opencode, "agent_direct,mcp", script, reps=REPS)
     direct = [row for row in rows if row["mode"] == "agent_direct"]
     mcp = [row for row in rows if row["mode"] == "mcp"]
+    assert (len(direct), len(mcp)) == (REPS, REPS)
     direct_asks = [e for e in model.exchanges if SHELL_TOOL in e.turn.tool_names]
     mcp_asks = [e for e in model.exchanges if SHELL_TOOL not in e.turn.tool_names]
     assert (len(direct_asks), len(mcp_asks)) == (2 * REPS, 2 * REPS)
@@ -163,18 +164,11 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
         (call,) = record["tool_calls"]
         assert call["name"] == f"ghxbench_{MCP_TOOL}" and call["ok"] is True
 
-    # Starting the item's server and its MCP server is startup, not latency: the same script
-    # takes the same time in both modes, apart from the tools' own run time (gh takes about
-    # 0.6 s here, an MCP call 0.05 s). The fastest repetition of each mode is compared, within
-    # 0.5 s plus the spread between repetitions of one mode (the noise of a loaded machine:
-    # under `pytest -n 2` another worker's runtime start can stall any one item); a server
-    # start counted as latency would slow every mcp repetition alike.
-    def model_ms(rows: list[dict[str, Any]]) -> list[float]:
-        return [float(r["latency_ms_wall"] - r["timing_breakdown"]["tool_ms"]) for r in rows]
-
-    noise = max(max(model_ms(rows)) - min(model_ms(rows)) for rows in (direct, mcp))
-    assert abs(min(model_ms(direct)) - min(model_ms(mcp))) < 500 + noise, (direct, mcp)
-    assert all(row["startup_ms"] > 1000 for row in mcp)  # its own server and MCP server
+    # Starting the item's own server and its MCP server is that item's startup (opencode
+    # serve takes over a second here; a busy machine only makes it longer). That both modes'
+    # latencies then hold the same model time is a measurement over repetitions:
+    # bench/agent_cli_latency.py.
+    assert all(row["startup_ms"] > 1000 for row in mcp)
 
 
 def test_starting_the_jail_is_startup_not_latency(

@@ -35,7 +35,7 @@ def waits() -> list[float]:
 
 @pytest.fixture
 def client(served: Served, waits: list[float]) -> GitHubClient:
-    return GitHubClient(served.token, served.url, timeout_s=5, sleep=waits.append)
+    return GitHubClient(served.token, served.url, timeout_s=60, sleep=waits.append)
 
 
 def failure(call: Callable[[], object]) -> GitHubError:
@@ -96,7 +96,7 @@ def scripted() -> Iterator[Scripted]:
 
 @pytest.fixture
 def flaky(scripted: Scripted, waits: list[float]) -> GitHubClient:
-    return GitHubClient("ghp_scripted", scripted.url, timeout_s=5, sleep=waits.append)
+    return GitHubClient("ghp_scripted", scripted.url, timeout_s=60, sleep=waits.append)
 
 
 # ---------------------------------------------------------------- auth
@@ -109,7 +109,7 @@ def test_the_token_goes_as_a_bearer_token(client: GitHubClient) -> None:
 
 
 def test_a_wrong_token_is_a_401_with_githubs_message(served: Served) -> None:
-    wrong = GitHubClient("ghp_wrong", served.url, timeout_s=5)
+    wrong = GitHubClient("ghp_wrong", served.url, timeout_s=60)
     error = failure(lambda: wrong.rest("GET", "/user"))
     assert (error.status, error.message, error.method, error.path) == (
         401,
@@ -123,10 +123,10 @@ def test_the_token_scheme_is_accepted_and_no_token_refused(served: Served) -> No
     request = urllib.request.Request(
         served.url + "/user", headers={"Authorization": f"token {served.token}"}
     )
-    with urllib.request.urlopen(request, timeout=5) as answer:
+    with urllib.request.urlopen(request, timeout=60) as answer:
         assert answer.status == 200
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(served.url + "/user", timeout=5)
+        urllib.request.urlopen(served.url + "/user", timeout=60)
     assert refused.value.code == 401
 
 
@@ -278,7 +278,7 @@ def test_a_truncated_answer_is_a_network_error() -> None:
 
     threading.Thread(target=answer_half, daemon=True).start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-    error = failure(lambda: GitHubClient("ghp_x" * 5, url, timeout_s=5).rest("GET", "/user"))
+    error = failure(lambda: GitHubClient("ghp_x" * 5, url, timeout_s=60).rest("GET", "/user"))
     listener.close()
     assert error.status == 0 and "cannot reach" in str(error)
 

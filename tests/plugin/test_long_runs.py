@@ -235,10 +235,12 @@ def _pytest_lines_intact(outlines: list[str], items: int) -> None:
 
 
 def test_progress_lines_in_a_ci_log_are_few_and_never_split_pytest_lines(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the default spacing (PLAIN_EVERY_S) leaves a quick run its first line and its last; with
-    # -q pytest writes one row of dots, so only the last status is written, after it
+    # The spacing (PLAIN_EVERY_S, 30 s by default) leaves a run shorter than it its first line
+    # and its last; with -q pytest writes one row of dots, so only the last status is written,
+    # after it. (The spacing is made a day long, so that a busy machine's slow run is one too.)
+    monkeypatch.setattr(progress, "PLAIN_EVERY_S", 86400.0)
     setup_project(pytester, SCENARIOS, behaviour=FIXED)
     for flags, shown in (((), [2, 20]), (("-q",), [20])):
         result = pytester.runpytest("--ghx-mode=ghx", "--reps=5", *flags)

@@ -92,8 +92,12 @@ def test_crashed_worker_item_becomes_a_runner_error_row(pytester: pytest.Pyteste
 
 
 def test_sigkill_mid_run_leaves_only_complete_row_lines(pytester: pytest.Pytester) -> None:
+    # Eight quick items, then one that hangs until the session is killed: the kill always
+    # lands mid-run, however slowly the machine gets there.
     scenarios = [atomic(f"repo-view-{i:03d}") for i in range(1, 41)]
-    setup_project(pytester, scenarios, behaviour={"*": {"*": {"sleep": 0.05}}})
+    behaviour = {f"repo-view-{i:03d}": {"*": {"sleep": 0.05}} for i in range(1, 9)}
+    behaviour["*"] = {"*": {"sleep": 3600}}
+    setup_project(pytester, scenarios, behaviour=behaviour)
     proc = subprocess.Popen(
         [sys.executable, "-m", "pytest", "--ghx-mode=ghx", "-p", "no:cacheprovider"],
         cwd=pytester.path,
@@ -102,18 +106,19 @@ def test_sigkill_mid_run_leaves_only_complete_row_lines(pytester: pytest.Pyteste
         start_new_session=True,
     )
     runs_dir = pytester.path / ".ghxbench" / "runs"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + 600  # a hang guard, not a speed limit
+    while proc.poll() is None and time.monotonic() < deadline:
         files = list(runs_dir.glob("run_*/rows.jsonl")) if runs_dir.exists() else []
         if files and len(files[0].read_text().splitlines()) >= 5:
             break
         time.sleep(0.02)
+    assert proc.poll() is None, "the session ended before it was killed"
     os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
+    proc.wait(timeout=300)
     (path,) = list(runs_dir.glob("run_*/rows.jsonl"))
     data = path.read_bytes()
     assert data.endswith(b"\n")
     lines = data.decode().splitlines()
-    assert 5 <= len(lines) < 40
+    assert 5 <= len(lines) <= 8
     for line in lines:
         assert json.loads(line)["scenario_id"].startswith("repo-view-")

@@ -46,7 +46,7 @@ def api(world: World, method: str, target: str, body: Any = None) -> Any:
 
 
 @pytest.fixture
-def world() -> tuple[World, FakeWall]:
+def world_and_wall() -> tuple[World, FakeWall]:
     built, wall = fresh_world(), FakeWall()
     built.use_wall_clock(wall)
     return built, wall
@@ -57,8 +57,8 @@ def dispatch(world: World, ref: str) -> int:
     return world.workflow_runs[-1].id
 
 
-def test_a_dispatched_run_runs_on_the_wall_clock(world: tuple[World, FakeWall]) -> None:
-    w, wall = world
+def test_a_dispatched_run_runs_on_the_wall_clock(world_and_wall: tuple[World, FakeWall]) -> None:
+    w, wall = world_and_wall
     run_id = dispatch(w, "main")
     run = api(w, "GET", f"{REPO}/actions/runs/{run_id}")
     assert (run["status"], run["conclusion"]) == ("queued", None)
@@ -101,9 +101,9 @@ def test_mutations_move_time_without_a_wall_clock() -> None:
 
 
 def test_a_dispatch_on_an_earlier_runs_commit_repeats_its_results(
-    world: tuple[World, FakeWall],
+    world_and_wall: tuple[World, FakeWall],
 ) -> None:
-    w, wall = world
+    w, wall = world_and_wall
     run_id = dispatch(w, "fix/compaction-lock")  # the head run 13500000003 ran on
     wall.now += 60
     run = api(w, "GET", f"{REPO}/actions/runs/{run_id}")
@@ -122,9 +122,9 @@ def test_a_dispatch_on_an_earlier_runs_commit_repeats_its_results(
 
 
 def test_a_rerun_of_the_failed_jobs_fails_again_in_a_new_attempt(
-    world: tuple[World, FakeWall],
+    world_and_wall: tuple[World, FakeWall],
 ) -> None:
-    w, wall = world
+    w, wall = world_and_wall
     api(w, "POST", f"{REPO}/actions/runs/{FAILED_RUN}/rerun-failed-jobs")
     run = api(w, "GET", f"{REPO}/actions/runs/{FAILED_RUN}")
     assert (run["status"], run["run_attempt"]) == ("queued", 2)
@@ -142,8 +142,8 @@ def test_a_rerun_of_the_failed_jobs_fails_again_in_a_new_attempt(
     assert again is not None and again.log == w.job(FAILED_JOB).log  # type: ignore[union-attr]
 
 
-def test_cancelling_a_run_in_flight_stops_its_jobs(world: tuple[World, FakeWall]) -> None:
-    w, wall = world
+def test_cancelling_a_run_in_flight_stops_its_jobs(world_and_wall: tuple[World, FakeWall]) -> None:
+    w, wall = world_and_wall
     run_id = dispatch(w, "main")
     wall.now += QUEUED_SECONDS + 1
     api(w, "POST", f"{REPO}/actions/runs/{run_id}/cancel")
@@ -154,8 +154,10 @@ def test_cancelling_a_run_in_flight_stops_its_jobs(world: tuple[World, FakeWall]
     assert [s["conclusion"] for s in steps] == ["success", "cancelled", "skipped", "skipped"]
 
 
-def test_deleting_a_run_takes_its_jobs_checks_and_artifacts(world: tuple[World, FakeWall]) -> None:
-    w, _ = world
+def test_deleting_a_run_takes_its_jobs_checks_and_artifacts(
+    world_and_wall: tuple[World, FakeWall],
+) -> None:
+    w, _ = world_and_wall
     api(w, "DELETE", f"{REPO}/actions/runs/{FAILED_RUN}")
     assert w.workflow_run(FAILED_RUN) is None
     assert not [j for j in w.jobs if j.run_id == FAILED_RUN]
@@ -184,8 +186,8 @@ jobs:
     assert declared_jobs("not: [a workflow") == [] == declared_jobs("name: x")
 
 
-def test_an_earlier_attempt_is_shown_as_it_ended(world: tuple[World, FakeWall]) -> None:
-    w, wall = world
+def test_an_earlier_attempt_is_shown_as_it_ended(world_and_wall: tuple[World, FakeWall]) -> None:
+    w, wall = world_and_wall
     api(w, "POST", f"{REPO}/actions/runs/{FAILED_RUN}/rerun")
     attempts = f"{REPO}/actions/runs/{FAILED_RUN}/attempts"
     first = api(w, "GET", f"{attempts}/1")

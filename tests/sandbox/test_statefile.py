@@ -156,7 +156,7 @@ def test_the_lock_is_exclusive_and_released_on_exit(state: Path) -> None:
 
     thread = threading.Thread(target=holder)
     thread.start()
-    holding.wait(5)
+    assert holding.wait(600)  # the holder has the lock (its sleep is the window to take it)
     with locked_state(state):  # flock locks open file descriptions: threads exclude each other
         events.append("second acquires")
     thread.join()
@@ -174,7 +174,7 @@ def test_the_lock_is_released_when_the_body_raises(state: Path) -> None:
             done.set()
 
     threading.Thread(target=take, daemon=True).start()
-    assert done.wait(5)
+    assert done.wait(600)  # a hang guard: a lock still held would never let it
 
 
 def test_lock_in_a_missing_directory_is_a_clear_error(tmp_path: Path) -> None:

@@ -113,24 +113,28 @@ def serve(registry: WorldRegistry, request: GitRequest, reply: Reply) -> None:
             slot.requests.append((request.method, request.url, 404))
             return
         git = world.git
-        before = [git.refs()] if service == "git-receive-pack" else []
+        before = git.refs() if service == "git-receive-pack" else None
+        settled = False
 
-        def settle() -> None:
-            """Once: if the push moved refs, the world follows (a change like any other: the
-            clock moves on, pull requests follow their branches)."""
-            if before and git.refs() != before.pop():
+        def settle(status: int) -> None:
+            """Record the request and let the world follow the refs a push moved (pull
+            requests on them), once."""
+            nonlocal settled
+            if settled:
+                return
+            settled = True
+            slot.requests.append((request.method, request.url, status))
+            if before is not None and git.refs() != before:
                 from pytest_ghxbench.sandbox.code import refs_changed
 
-                world.tick()
+                world.tick()  # a change like any other: the clock moves on
                 refs_changed(world)
 
         status = 500
         try:
             status = _run(world, service, request, reply, settle)
         finally:
-            # Even when the client went away before the answer: the refs may have moved.
-            slot.requests.append((request.method, request.url, status))
-            settle()
+            settle(status)  # also when the client went away before the answer: refs may move
 
 
 def _query_service(query: str) -> bool:
@@ -206,11 +210,11 @@ def _cgi_env(world: World, repo: Path, service: str, request: GitRequest) -> dic
 
 
 def _run(
-    world: World, service: str, request: GitRequest, reply: Reply, settle: Callable[[], None]
+    world: World, service: str, request: GitRequest, reply: Reply, settle: Callable[[int], None]
 ) -> int:
-    """Run the CGI on the world's repository and relay its answer; the HTTP status. ``settle``
-    runs after the CGI is done and before the answer ends, so a client that has its answer
-    (``git push`` exits) never sees the world before the push's consequences."""
+    """Run the CGI on the world's repository and relay its answer; the HTTP status.
+    ``settle(status)`` runs once git is done, before the answer ends: a client whose push
+    succeeded (``git push`` returned) finds the request recorded and the world moved with it."""
     repo = world.git.path
     child = subprocess.Popen(
         [http_backend()],
@@ -237,8 +241,8 @@ def _run(
             stdout = cast(BufferedReader, child.stdout)
             while data := stdout.read1(64 * 1024):
                 reply.write(data)
-            child.wait()
-            settle()
+            child.wait()  # git is done with the repository
+            settle(status)
             reply.finish()
     finally:
         child.stdout.close()

@@ -24,8 +24,15 @@ def fake_env(tmp_path: Path, steps: Sequence[Mapping[str, Any]], **extra: str) -
         "PATH": f"{FAKES}{os.pathsep}{os.environ.get('PATH', '')}",
         "GHXBENCH_FAKE_SCRIPT": str(script),
         "GHXBENCH_FAKE_PYTHON": sys.executable,
+        "GHXBENCH_FAKE_STARTED": str(tmp_path / "started.pid"),
         **extra,
     }
+
+
+def started_group(tmp_path: Path) -> int:
+    """The process group of the fake started last (written by its shell wrapper, before
+    Python starts)."""
+    return int((tmp_path / "started.pid").read_text())
 
 
 def fake_request(
@@ -58,9 +65,9 @@ def record(tmp_path: Path) -> dict[str, Any]:
     return data
 
 
-def group_gone(pgid: int, within_s: float = 5.0) -> bool:
+def group_gone(pgid: int, within_s: float = 60.0) -> bool:
     """True once no process of group ``pgid`` exists (killed members can linger as zombies
-    until init reaps them, so this waits a little)."""
+    until init reaps them, so this waits: up to a minute, a hang guard on a busy machine)."""
     end = time.monotonic() + within_s
     while time.monotonic() < end:
         try:

@@ -77,7 +77,7 @@ def test_raw_files_at_a_ref(
 def test_raw_githubusercontent_com_through_tls_interception(server: ApiServer, token: str) -> None:
     """What a client that hard-codes GitHub's raw host (curl, a script) reaches."""
     tunnel = http.client.HTTPSConnection(
-        "127.0.0.1", server.port, timeout=10, context=server.ca.client_context()
+        "127.0.0.1", server.port, timeout=60, context=server.ca.client_context()
     )
     tunnel.set_tunnel("raw.githubusercontent.com", 443)
     path = "/acme-labs/tinykv/v0.3.2/src/tinykv/store.py"

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from pytest_ghxbench.adapters.process import scrubbed_env
+from pytest_ghxbench.sandbox import code
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
 from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.git import http as git_http
 from pytest_ghxbench.sandbox.manifest import fresh_world
+from pytest_ghxbench.sandbox.state import World
 from tests.code import protect
 
 ITEM_MODE = "agent_direct"
@@ -190,6 +193,27 @@ def test_a_push_moves_the_branch_and_its_pull_request(item: SandboxSession) -> N
     pull = item.world.pull_request(7)
     assert pull is not None and pull.head_sha == pushed
     assert item.world.git.ref("refs/pull/7/head") == pushed
+    assert ("POST", f"{LOCAL}/git-receive-pack", 200) in item.api_requests
+
+
+def test_a_push_has_moved_its_pull_request_when_git_push_returns(
+    item: SandboxSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # However long the world takes to follow a push, the push's answer ends after it has: an
+    # agent's `gh pr view` right after `git push` sees the new head.
+    follow = code.refs_changed
+
+    def slowly(world: World) -> None:
+        time.sleep(1.0)
+        follow(world)
+
+    monkeypatch.setattr(code, "refs_changed", slowly)
+    work = clone(item)
+    script = "git checkout -q fix/compaction-lock && git commit -qm x --allow-empty && git push -q"
+    ok(sh(item, script, cwd=work))
+    pushed = ok(sh(item, "git rev-parse HEAD", cwd=work)).strip()
+    pull = item.world.pull_request(7)
+    assert pull is not None and pull.head_sha == pushed
     assert ("POST", f"{LOCAL}/git-receive-pack", 200) in item.api_requests
 
 

@@ -8,21 +8,14 @@ import subprocess
 from typing import Any
 
 import pygit2
-import pytest
 
 from pytest_ghxbench.sandbox.api.rest.links import user_node_id
 from pytest_ghxbench.sandbox.api.rest.render_git import commit_node_id
-from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 from tests.code import commit_on, protect
 from tests.sandbox.api.test_graphql import graphql
 
 REPO = 'repository(owner:"acme-labs",name:"tinykv")'
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world(DEFAULT_SEED)
 
 
 def repo(world: World, fields: str, variables: dict[str, Any] | None = None) -> Any:

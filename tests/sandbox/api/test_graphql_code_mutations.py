@@ -9,18 +9,10 @@ import base64
 import subprocess
 from typing import Any
 
-import pytest
-
-from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 from tests.sandbox.api.test_graphql import graphql
 
 REPO = 'repository(owner:"acme-labs",name:"tinykv")'
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world(DEFAULT_SEED)
 
 
 def git(world: World, *args: str) -> str:

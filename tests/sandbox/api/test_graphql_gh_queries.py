@@ -23,11 +23,6 @@ def run(world: World, name: str) -> Any:
     return graphql(world, (QUERIES / f"{name}.graphql").read_text(), variables)
 
 
-@pytest.fixture
-def world() -> World:
-    return fresh_world(DEFAULT_SEED)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_gh_query_validates_and_executes(world: World, name: str) -> None:
     answer = run(world, name)

@@ -11,18 +11,12 @@ import pytest
 
 from pytest_ghxbench.sandbox.code import pull_files
 from pytest_ghxbench.sandbox.git.diff import commentable_lines
-from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.state import Review, World
 from tests.sandbox.api.test_graphql import graphql
 from tests.sandbox.api.test_rest_conformance import call, check
 
 PULLS = "/repos/acme-labs/tinykv/pulls/7"
 REVIEWS = "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world()
 
 
 def a_line(world: World, side: str = "RIGHT") -> tuple[str, int]:

@@ -15,7 +15,6 @@ import pytest
 
 from pytest_ghxbench.sandbox.api.rest import handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
-from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 
 DOTCOM = ApiUrls.dotcom("http", "github.localhost")
@@ -32,11 +31,6 @@ class Blobs:
         url = f"{self.urls.web}/_blobs/{len(self.stored) + 1}"
         self.stored[url] = (data, content_type)
         return url
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world(DEFAULT_SEED)
 
 
 def call(

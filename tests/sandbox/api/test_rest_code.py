@@ -17,7 +17,7 @@ import pytest
 
 from pytest_ghxbench.sandbox.api.rest import handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse
-from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
+from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
 from tests.code import commit_on, protect
 from tests.sandbox.api.test_rest_conformance import SUBSET, URLS, call, check
@@ -27,11 +27,6 @@ BASE = "/repos/acme-labs/tinykv"
 MAIN = seeded().seed.commits["bench"]
 LOCK = seeded().seed.commits["lock-3"]
 TAGGED = seeded().seed.commits["release-032"]
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world()
 
 
 def ask(

@@ -7,10 +7,8 @@ import base64
 import json
 from typing import Any
 
-import pytest
-
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
+from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
 from tests.sandbox.api.test_rest_conformance import call, check
 
@@ -18,11 +16,6 @@ REPO = "/repos/{owner}/{repo}"
 BASE = "/repos/acme-labs/tinykv"
 MAIN = seeded().seed.commits["bench"]
 """main's tip in the seed."""
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world()
 
 
 def ask(world: World, method: str, template: str, path: str, body: Any = None) -> ApiResponse:

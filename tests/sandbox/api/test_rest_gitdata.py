@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
+from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
 from tests.sandbox.api.test_rest_code import BASE, LOCK, MAIN, ask, data, text_at
 from tests.sandbox.api.test_rest_conformance import call, check
@@ -19,11 +19,6 @@ TREE = seeded().repo.commit(MAIN).tree  # type: ignore[union-attr]
 NEITHER = (
     "Must supply either tree.sha or tree.content. Request will be rejected if both are present."
 )
-
-
-@pytest.fixture
-def world() -> World:
-    return fresh_world()
 
 
 def post(world: World, kind: str, body: Any) -> ApiResponse:

@@ -30,7 +30,7 @@ def proxied(
     server: ApiServer, method: str, url: str, token: str | None, body: Any = None
 ) -> tuple[int, dict[str, str], bytes]:
     """A request sent as gh sends it with HTTP_PROXY: absolute form to the proxy."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
     headers = {"Authorization": f"token {token}"} if token else {}
     data = json.dumps(body).encode() if body is not None else None
     connection.request(method, url, body=data, headers=headers)
@@ -59,7 +59,7 @@ def test_the_enterprise_layout_on_the_web_host_and_on_loopback(server: ApiServer
         server, "GET", "http://github.localhost/api/v3/repos/acme-labs/tinykv/issues/3", token
     )
     assert status == 200 and json.loads(body)["number"] == 3
-    direct = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    direct = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
     direct.request(
         "POST",
         "/api/graphql",
@@ -96,7 +96,7 @@ def test_unknown_or_missing_tokens_are_refused_like_github(server: ApiServer) ->
 def test_tls_interception_serves_api_github_com_with_the_session_ca(server: ApiServer) -> None:
     token, _ = server.registry.register(fresh_world(DEFAULT_SEED))
     tunnel = http.client.HTTPSConnection(
-        "127.0.0.1", server.port, timeout=10, context=server.ca.client_context()
+        "127.0.0.1", server.port, timeout=60, context=server.ca.client_context()
     )
     tunnel.set_tunnel("api.github.com", 443)
     tunnel.request(
@@ -110,7 +110,7 @@ def test_tls_interception_serves_api_github_com_with_the_session_ca(server: ApiS
 
 def test_a_client_that_does_not_trust_the_session_ca_gets_nothing(server: ApiServer) -> None:
     tunnel = http.client.HTTPSConnection(
-        "127.0.0.1", server.port, timeout=10, context=ssl.create_default_context()
+        "127.0.0.1", server.port, timeout=60, context=ssl.create_default_context()
     )
     tunnel.set_tunnel("api.github.com", 443)
     with pytest.raises(ssl.SSLCertVerificationError):
@@ -151,7 +151,7 @@ def test_allowed_hosts_pass_through_the_proxy_unchanged(server: ApiServer) -> No
     try:
         status, _, body = proxied(server, "GET", f"http://127.0.0.2:{port}/v1/models", None)
         assert (status, body) == (200, b"model server saw /v1/models")
-        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as raw:
             raw.sendall(f"CONNECT 127.0.0.2:{port} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             assert raw.recv(1024).startswith(b"HTTP/1.1 200")
             raw.sendall(b"GET /tunnelled HTTP/1.0\r\nHost: x\r\n\r\n")
@@ -250,7 +250,8 @@ def test_concurrent_items_lose_no_update_and_never_mix(server: ApiServer) -> Non
     for worker in workers:
         worker.start()
     for worker in workers:
-        worker.join(timeout=60)
+        worker.join(timeout=600)  # a hang guard
+        assert not worker.is_alive()
     for token in tokens:
         status, _, body = proxied(server, "GET", url + "?per_page=100", token)
         bodies = [c["body"] for c in json.loads(body)]

@@ -1,9 +1,9 @@
-"""A generous sanity bound on aggregation speed (the real benchmark lives in bench/)."""
+"""A summary of many noisy rows: every gate figure present and finite. Its speed on 100,000
+rows is measured by bench/report_speed.py (docs/performance.md), not asserted here."""
 
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 
@@ -12,8 +12,8 @@ from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.records.row import ModelInfo, Row, Tokens
 
 
-def _many_rows(scenarios: int = 100, per_group: int = 334) -> list[Row]:
-    """100 scenarios x 3 modes x 334 rows = 100,200 rows, built without validation for speed."""
+def _many_rows(scenarios: int = 100, per_group: int = 34) -> list[Row]:
+    """100 scenarios x 3 modes x 34 rows = 10,200 rows, built without validation."""
     rng = np.random.default_rng(0)
     model = ModelInfo(provider_id="openai", model_id="gpt-test")
     token_objects = [Tokens(total=int(t), cache_read=int(t) // 3) for t in range(500, 5500, 50)]
@@ -45,15 +45,12 @@ def _many_rows(scenarios: int = 100, per_group: int = 334) -> list[Row]:
     return rows
 
 
-def test_summary_of_100k_rows_with_bootstrap_is_fast() -> None:
+def test_a_summary_of_many_noisy_rows_has_every_gate_figure() -> None:
     rows = _many_rows()
-    assert len(rows) > 100_000
-    start = time.perf_counter()
+    assert len(rows) > 10_000
     summary = build_summary(
         rows, profile=BUILTIN_PROFILES["verify_pr"], baseline="agent_direct", candidate="ghx"
     )
-    elapsed = time.perf_counter() - start
-    assert elapsed < 10, f"build_summary took {elapsed:.1f} s on {len(rows)} rows"
     efficiency = summary["gate"]["efficiency"]
     assert efficiency["eligible_scenario_count"] == 100
     assert efficiency["tokens_active_reduction_ci95"] is not None

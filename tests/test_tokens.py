@@ -6,7 +6,6 @@ import socket
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
@@ -117,17 +116,6 @@ def test_fresh_process_loads_nothing_from_the_network(tmp_path: object) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "6"]
-
-
-def test_one_kilobyte_counts_in_well_under_a_millisecond() -> None:
-    kilobyte = ("The sandbox serves GitHub to gh, ghx and MCP; " * 30)[:1024]
-    count_tokens(kilobyte)
-    started = time.perf_counter()
-    for _ in range(200):
-        count_tokens(kilobyte)
-    per_call = (time.perf_counter() - started) / 200
-    # Measured ~13 µs on a 2-core machine; 1 ms leaves room for a loaded CI host.
-    assert per_call < 1e-3
 
 
 def test_json_is_counted_compact() -> None:
