@@ -231,6 +231,7 @@ CONFIG_TABLES = (
 
 
 _BOOL: Final = "bool"
+_LINES: Final = "linelist"
 _STRING: Final = "string"
 
 
@@ -246,7 +247,7 @@ def add_options(parser: pytest.Parser) -> None:
                 metavar=spec.metavar,
                 help=spec.help,
             )
-            parser.addini(spec.ini, help=spec.help, type="linelist", default=None)
+            parser.addini(spec.ini, help=spec.help, type=_LINES, default=None)
         elif spec.is_flag:
             group.addoption(
                 spec.flag, action="store_true", default=None, dest=spec.dest, help=spec.help
