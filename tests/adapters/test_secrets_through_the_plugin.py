@@ -160,7 +160,11 @@ def test_the_runtime_key_is_in_no_output(
         f'[tool.ghxbench]\nadapter = "{adapter}"\n\n'
         f'[tool.ghxbench.adapters.{adapter}]\nbinary = "{wrapper}"{model}\n'
     )
-    result = pytester.runpytest_subprocess("--ghx-mode=ghx", "-p", "no:cacheprovider", "-rA")
+    # Unjailed: the fake runtimes run from this test tree, which no jail mounts (the jailed
+    # runtimes' own canary checks are tests/isolation/test_redaction.py's).
+    result = pytester.runpytest_subprocess(
+        "--ghx-mode=ghx", "--ghx-isolation=none", "-p", "no:cacheprovider", "-rA"
+    )
     written = [p for p in (pytester.path / ".ghxbench").rglob("*") if p.is_file()]
     rows = [p for p in written if p.name == "rows.jsonl"]
     assert rows and json.loads(rows[0].read_text().splitlines()[0])["adapter"] == adapter
