@@ -327,6 +327,7 @@ def _load() -> None:
             pulls,
             releases,
             repo,
+            repo_extras,
             reviews,
             search,
             search_code,
