@@ -119,6 +119,8 @@ class Route:
     """The request body is data (an upload), not JSON."""
     pattern: re.Pattern[str]
     handler: Handler
+    documented: bool = True
+    """GitHub's OpenAPI description has the operation (some it serves are left out of it)."""
 
 
 _ROUTES: list[Route] = []
@@ -148,25 +150,28 @@ def route(
     *,
     raw: bool = False,
     optional_tail: bool = False,
+    documented: bool = True,
 ) -> Callable[[Handler], Handler]:
     """Register a handler for ``method`` and OpenAPI path ``template``. ``optional_tail``: the
     last path parameter may be left out (``/contents`` for the root, ``/tarball`` for the
     default branch), which GitHub serves though its description has no such path; the handler
-    then sees it as ``""``."""
+    then sees it as ``""``. ``documented=False``: GitHub serves ``template`` though its
+    description lacks it (the legacy ``GET /git/refs/{ref}``); such a route is not
+    :func:`served`, which lists the published operations the sandbox answers."""
     code = status if status is not None else 201 if method == "POST" else 200
 
     def register(handler: Handler) -> Handler:
         compiled = _compile(template, optional_tail)
-        _ROUTES.append(Route(method, template, code, raw, compiled, handler))
+        _ROUTES.append(Route(method, template, code, raw, compiled, handler, documented))
         return handler
 
     return register
 
 
 def served() -> list[Route]:
-    """Every registered route (the route modules imported)."""
+    """Every registered route of a published operation (the route modules imported)."""
     _load()
-    return list(_ROUTES)
+    return [entry for entry in _ROUTES if entry.documented]
 
 
 _STATUS = {"NOT_FOUND": 404, "VALIDATION": 422, "CONFLICT": 409, "UNSUPPORTED": 422}
@@ -327,6 +332,7 @@ def _load() -> None:
             pulls,
             releases,
             repo,
+            repo_extras,
             reviews,
             search,
             search_code,
