@@ -72,14 +72,18 @@ def test_latency_starts_when_the_model_is_first_asked(
     direct, direct_model = run(
         pytester, monkeypatch, serve_model, "agent_direct", pr_view_script("agent_direct")
     )
-    # The mcp item's MCP server starts slowly: at least MCP_START_S, then it is up at `up`.
+    # The mcp item's MCP server starts slowly: at least MCP_START_S, then it is up at `up`. The
+    # wrapper and `up` live in this test's directory, which no jail mounts, so this item runs
+    # unjailed (a jail's own start is startup, not latency: tests/isolation/test_measurement.py).
+    monkeypatch.delenv("GHXBENCH_REQUIRE_JAIL", raising=False)
+    unjailed = '[tool.ghxbench]\nisolation = "none"\n\n'
     wrapper, up = pytester.path / "slow_mcp.py", pytester.path / "mcp-up"
     wrapper.write_text(SLOW_MCP)
     command = shlex.join([sys.executable, str(wrapper), str(up), str(MCP_START_S)])
     ends = CallEnds()
     mcp, mcp_model = run(
         pytester, monkeypatch, serve_model, "mcp", pr_view_script("mcp"),
-        config=CONFIG + f"mcp_command = {json.dumps(command)}\n", plugins=(ends,),
+        config=unjailed + CONFIG + f"mcp_command = {json.dumps(command)}\n", plugins=(ends,),
     )  # fmt: skip
     for row, model in ((direct, direct_model), (mcp, mcp_model)):
         assert row["success"] is True, row["error"]
