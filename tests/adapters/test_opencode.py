@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.opencode.adapter import OpencodeAdapter, OpencodeOptions
+from pytest_ghxbench.adapters.opencode.events import RetryWatcher
 from pytest_ghxbench.api import AdapterUnavailable, RunRequest, Tokens
 from pytest_ghxbench.backends.launcher import MCP_COMMAND_ENV
 
@@ -444,3 +445,21 @@ def test_retried_model_requests_are_counted_from_the_event_stream(
     assert retried.transcript["retries"] == ["Overloaded", "Overloaded"]
     again = adapter.run(request(tmp_path))
     assert (again.api_calls, again.internal_retry_count) == (2, 0)
+
+
+def test_retries_the_server_sent_before_its_answer_count_however_slow_the_reader(
+    fake: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The events reach the client before the answer does (the fake waits for its kernel's
+    # acknowledgement); a reader still busy with the first when the answer comes, as on a
+    # loaded machine, takes in the rest before the watcher stops.
+    handle = RetryWatcher._handle
+
+    def slowly(watcher: RetryWatcher, data: bytes) -> None:
+        time.sleep(0.3)
+        handle(watcher, data)
+
+    monkeypatch.setattr(RetryWatcher, "_handle", slowly)
+    retried = fake([{**OK_SESSION, "retries": 3}]).run(request(tmp_path))
+    assert retried.error is None
+    assert (retried.api_calls, retried.internal_retry_count) == (5, 3)

@@ -23,7 +23,7 @@ SCENARIO = textwrap.dedent(
     task: repo.view
     input: {owner: OWNER, name: REPO}
     prompt_template: "Describe {{fixture_repo}} ({{task}} {{input_json}})."
-    timeout_ms: 30000
+    timeout_ms: 600000
     allowed_retries: 0
     fixture:
       bindings: {input.owner: repo.owner, input.name: repo.name}

@@ -30,7 +30,7 @@ from tests.agent_clis.scripted import (
     Usage,
 )
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(900)  # a hang guard: a busy machine takes minutes
 
 USAGE = Usage(input=1000, output=50, cache_read=200, reasoning=20)
 THINK_S = 0.4

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -17,6 +18,9 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
+# The backend's launcher starts this with a scrubbed environment (no PYTHONPATH): the client is
+# this checkout's, whichever copy of the package the interpreter has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 
 TOOL = {

@@ -55,7 +55,7 @@ ATOMIC = {
     "task": "issue.view",
     "input": {"owner": "OWNER", "name": "REPO", "issueNumber": 0},
     "prompt_template": "Show issue {{input_json}} of {{fixture_repo}}.",
-    "timeout_ms": 30000,
+    "timeout_ms": 600000,
     "allowed_retries": 0,
     "fixture": ISSUE_BINDINGS,
     "assertions": {
@@ -73,7 +73,7 @@ WORKFLOW = {
     "prompt": "Post a comment on issue #{{issueNumber}} of {{owner}}/{{name}}.",
     "expected_capabilities": ["issue.comments.create"],
     "input": {"owner": "OWNER", "name": "REPO", "issueNumber": 0},
-    "timeout_ms": 30000,
+    "timeout_ms": 600000,
     "allowed_retries": 0,
     "fixture": ISSUE_BINDINGS,
     "assertions": {

@@ -19,6 +19,7 @@ from typing import Any
 __all__ = ["RetryWatcher"]
 
 _CONNECT_WAIT_S = 3.0
+_STOP_WAIT_S = 10.0  # for the reader to take in what had arrived (it never waits on the server)
 
 
 class RetryWatcher:
@@ -47,11 +48,13 @@ class RetryWatcher:
         return self
 
     def stop(self) -> None:
+        """Stop watching. What the server sent before is still counted: the stream is shut,
+        and the reader takes in what had arrived before it meets the end."""
         self._stopping = True
         if self._socket is not None:  # wakes the reader
             with contextlib.suppress(OSError):
                 self._socket.shutdown(socket.SHUT_RDWR)
-        self._thread.join(timeout=2.0)
+        self._thread.join(timeout=_STOP_WAIT_S)
         if self._connection is not None:
             self._connection.close()
 
@@ -71,10 +74,7 @@ class RetryWatcher:
             response = connection.getresponse()
             if response.status != 200:
                 return
-            while not self._stopping:
-                line = response.fp.readline()
-                if not line:
-                    return
+            while line := response.fp.readline():  # until stop() shuts the stream
                 if line.startswith(b"data:"):
                     self._handle(line[5:])
         except (OSError, http.client.HTTPException, ValueError):

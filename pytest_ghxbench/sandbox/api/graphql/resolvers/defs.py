@@ -90,10 +90,18 @@ _TYPE_MODULES = (
 """Modules that register types when imported, in order (types before the mutations)."""
 
 
+_LOADED = False
+
+
 def load_types() -> dict[str, ObjectDef | AbstractDef]:
-    """:data:`SCHEMA` with every type registered."""
-    for module in _TYPE_MODULES:
-        importlib.import_module(f"{__package__}.{module}")
+    """:data:`SCHEMA` with every type registered. The modules are imported once: importing one
+    again (after something dropped it from ``sys.modules``, as pytester's in-process runs do)
+    would register its types a second time."""
+    global _LOADED
+    if not _LOADED:
+        for module in _TYPE_MODULES:
+            importlib.import_module(f"{__package__}.{module}")
+        _LOADED = True
     return SCHEMA
 
 
