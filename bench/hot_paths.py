@@ -7,7 +7,7 @@
   make a naive search quadratic: braces, braces then an object, prose, prose with stray braces
   and quotes then an object, a deeply nested truncated object.
 
-The tests check the same properties without a clock (tests/run/test_envelope.py counts the
+The tests check the same properties without a clock (tests/attempt/test_envelope.py counts the
 search's work); these are the times. Prints medians over the rounds.
 
     python bench/hot_paths.py [--rounds 5] [--megabytes 100]
@@ -22,7 +22,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pytest_ghxbench.run.envelope import extract_first_json_object
+from pytest_ghxbench.attempt.envelope import extract_first_json_object
 from pytest_ghxbench.tokens import count_tokens
 
 KILOBYTE = ("The sandbox serves GitHub to gh, ghx and MCP; " * 30)[:1024]

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from overhead import SCENARIOS, make_projects
 from report_speed import MODES
 
-from pytest_ghxbench.run.integrity import RowsSeal
-from pytest_ghxbench.run.plan import make_plan
+from pytest_ghxbench.runs.integrity import RowsSeal
+from pytest_ghxbench.runs.plan import make_plan
 from pytest_ghxbench.shard_spec import ShardSpec
 
 PLAN_SCENARIOS = 100

@@ -5,7 +5,7 @@ items (20 scenarios, one mode) and reports, for the code of this checkout and, w
 ``--before DIR`` (an unpacked older commit, e.g. ``git archive main | tar -x -C DIR``), for
 that code too, side by side: the session's CPU time (user + system, median of ``--rounds``
 sessions), the CPU time of writing the run's report.html in a fresh process that has loaded
-what a session has (``htmlreport.run_report.write_run_report``: reading the rows, rendering,
+what a session has (``render.html.run_report.write_run_report``: reading the rows, rendering,
 writing; median of ``--rounds``), that share of the session's CPU, and the page's size.
 
     python bench/report_html.py --items 2000 --items 10000 --before /tmp/old [--rounds 3]
@@ -123,13 +123,24 @@ def main() -> None:
 MEASURE_REPORT = """
 import json, sys, time
 from pathlib import Path
-import pytest_ghxbench.run.session_plugin  # loaded by every benchmark session already
-try:
-    from pytest_ghxbench.htmlreport.run_report import write_run_report
-    from pytest_ghxbench.records.store import LATEST, resolve_run
-except ImportError:  # a tree from before records/ (issue 24's layers)
-    from pytest_ghxbench.runlog.reading import write_run_report
-    from pytest_ghxbench.runlog.store import LATEST, resolve_run
+import importlib
+import pytest_ghxbench
+
+def first(*names):  # this tree's module, whichever layout it has (issue 24 moved them)
+    for name in names:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            pass
+    raise ImportError(names)
+
+first("pytest_ghxbench.hooks.session_plugin", "pytest_ghxbench.run.session_plugin")
+write_run_report = first(
+    "pytest_ghxbench.render.html.run_report", "pytest_ghxbench.htmlreport.run_report",
+    "pytest_ghxbench.runlog.reading",
+).write_run_report
+store = first("pytest_ghxbench.records.store", "pytest_ghxbench.runlog.store")
+LATEST, resolve_run = store.LATEST, store.resolve_run
 
 run = resolve_run(Path(sys.argv[1]), LATEST)
 cpu = time.process_time()
@@ -188,11 +199,11 @@ def bench_sessions(counts: list[int], before: Path | None, rounds: int, tmp: Pat
 
 
 def bench(results: Path, rounds: int, tmp: Path) -> None:
-    import_time, _ = timed(lambda: __import__("pytest_ghxbench.htmlreport"))
-    from pytest_ghxbench.htmlreport import plots, render_report, write_report
-    from pytest_ghxbench.htmlreport.intervals import forest_data
-    from pytest_ghxbench.htmlreport.items import build_items, mode_order
-    from pytest_ghxbench.htmlreport.page import page_context, render_context
+    import_time, _ = timed(lambda: __import__("pytest_ghxbench.render.html"))
+    from pytest_ghxbench.render.html import plots, render_report, write_report
+    from pytest_ghxbench.render.html.intervals import forest_data
+    from pytest_ghxbench.render.html.items import build_items, mode_order
+    from pytest_ghxbench.render.html.page import page_context, render_context
 
     read_time, (summary, items, size) = timed(lambda: read_run(results))
 
@@ -227,7 +238,7 @@ def bench(results: Path, rounds: int, tmp: Path) -> None:
         f"run: {len(items)} items ({scenarios} scenarios x {len(modes)} modes), "
         f"{size / 1e6:.1f} MB of transcripts (linked, not read)"
     )
-    print(f"import pytest_ghxbench.htmlreport (jinja2): {import_time:.2f} s")
+    print(f"import pytest_ghxbench.render.html (jinja2): {import_time:.2f} s")
     print(f"read summary and rows (json): {read_time:.2f} s")
     print(f"render_report: first {first:.2f} s (template compile)")
     print(

@@ -3,7 +3,7 @@
 This module loads in every pytest run where the package is installed, so it stays light: the
 harness (pydantic models, numpy statistics, the scenario catalog) is imported only when
 ``--ghx-mode`` (or its config equivalent) turns a session into a benchmark, by
-:mod:`pytest_ghxbench.run.session_plugin`.
+:mod:`pytest_ghxbench.hooks.session_plugin`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ghxbench import newhooks
+from pytest_ghxbench import hookspecs
+from pytest_ghxbench.hooks.keys import register_marker
 from pytest_ghxbench.option_specs import add_options
 from pytest_ghxbench.options import resolve_settings
-from pytest_ghxbench.run.keys import register_marker
 
 _BASE_MARKERS = {
     "atomic": "ghxbench atomic scenario (a capability call judged from its envelope)",
@@ -39,7 +39,7 @@ _BUILTINS = (
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    pluginmanager.add_hookspecs(newhooks)
+    pluginmanager.add_hookspecs(hookspecs)
     # Built-in backends and adapters; each hooks module imports its implementation lazily.
     for module in _BUILTINS:
         pluginmanager.import_plugin(module)
@@ -103,7 +103,7 @@ def pytest_configure(config: pytest.Config) -> None:
         # Explicit paths outside the scenario root (e.g. `pytest tests/` with ghx_mode set in
         # config): no scenario can be collected, so this is not a benchmark session.
         return
-    from pytest_ghxbench.run.session_plugin import activate
+    from pytest_ghxbench.hooks.session_plugin import activate
 
     activate(config, settings)
 

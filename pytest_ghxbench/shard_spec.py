@@ -1,7 +1,7 @@
 """The value of ``--ghx-shard=K/N``: which of N shares of a run's plan this session runs.
 
 Parsed where the options are resolved (:mod:`pytest_ghxbench.options`); how a plan is split
-into shares is :mod:`pytest_ghxbench.run.shard`.
+into shares is :mod:`pytest_ghxbench.runs.shard`.
 """
 
 from __future__ import annotations

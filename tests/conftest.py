@@ -23,4 +23,4 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # pytester's in-process runs restore sys.modules afterwards, and a C extension first imported
 # inside one of them (numpy, loaded by the harness only in benchmark sessions) cannot be loaded
 # again by the next. Loading the harness here keeps those modules in the outer process.
-import pytest_ghxbench.run.session_plugin  # noqa: E402, F401
+import pytest_ghxbench.hooks.session_plugin  # noqa: E402, F401

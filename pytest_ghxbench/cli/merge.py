@@ -1,5 +1,5 @@
 """``ghxbench merge RUN_DIR... [--out DIR]``: one run directory from the shards of one plan,
-with its summary, report and gate evaluated once (module :mod:`pytest_ghxbench.run.merge`)."""
+with its summary, report and gate evaluated once (module :mod:`pytest_ghxbench.runs.merge`)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def _out_dir(args: argparse.Namespace, run_id: str) -> RunDir:
 
 def _merge(args: argparse.Namespace, err: TextIO) -> tuple[dict[str, Any], int, str, RunDir]:
     from pytest_ghxbench.records.store import new_run_id
-    from pytest_ghxbench.run.merge import MergeError, merged_plan, read_sources, write_merged_rows
+    from pytest_ghxbench.runs.merge import MergeError, merged_plan, read_sources, write_merged_rows
 
     try:
         sources = read_sources(args.runs)
@@ -89,12 +89,12 @@ def _merge(args: argparse.Namespace, err: TextIO) -> tuple[dict[str, Any], int, 
 def _summarize(
     out: RunDir, plan: Any, unverified: list[str], sources: Sequence[Any]
 ) -> tuple[dict[str, Any], int, str]:
+    from pytest_ghxbench.hooks.session_end import compute_exit_status, withhold_pass
     from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES, Profile
     from pytest_ghxbench.metrics.summary import build_summary
     from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.records.jsonl import read_row_records
-    from pytest_ghxbench.run.integrity import seal_summary
-    from pytest_ghxbench.run.verdict import compute_exit_status, withhold_pass
+    from pytest_ghxbench.runs.integrity import seal_summary
 
     spec = plan.spec
     recorded = getattr(spec, "profile", None)
@@ -166,7 +166,7 @@ def _summarize(
     )
     if withheld:
         why = why.removeprefix(blockers).removeprefix("; ")
-    from pytest_ghxbench.report.terminal import verdict_line
+    from pytest_ghxbench.render.terminal import verdict_line
 
     summary["run"]["exit_status"] = status
     summary["run"]["verdict"] = verdict_line(summary, status, why)
@@ -187,9 +187,9 @@ def _tool_surface(summary: dict[str, Any], sources: Sequence[Any]) -> None:
 def _write_outputs(
     out: RunDir, summary: dict[str, Any], results: Path, *, report: bool = True
 ) -> list[str]:
-    from pytest_ghxbench.htmlreport.run_report import write_run_report
     from pytest_ghxbench.records.models import RunSummary
-    from pytest_ghxbench.report.markdown import render_markdown
+    from pytest_ghxbench.render.html.run_report import write_run_report
+    from pytest_ghxbench.render.markdown import render_markdown
 
     document = RunSummary.model_validate(summary)
     out.write_summary(document)
@@ -214,8 +214,8 @@ def run_merge(
 ) -> int:
     """Merge; the exit status is the merged run's verdict (0 passed, 1 not), 4 on bad input."""
     from pytest_ghxbench.records.jsonl import garbage_collection_paused
-    from pytest_ghxbench.report.gaps import gap_lines
-    from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
+    from pytest_ghxbench.render.gaps import gap_lines
+    from pytest_ghxbench.render.terminal import checks_table, mode_table, verdict_line
 
     out = out or sys.stdout
     err = err or sys.stderr

@@ -262,7 +262,7 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.records.jsonl import RowSourceError, read_row_records
     from pytest_ghxbench.records.models import RunSummary
-    from pytest_ghxbench.report.markdown import render_markdown
+    from pytest_ghxbench.render.markdown import render_markdown
 
     if args.resamples < 1:
         raise UsageError("--resamples must be at least 1")
@@ -334,7 +334,7 @@ def _withhold_unverified(
 ) -> None:
     """Rows that are not one whole, sealed run's (module run.integrity) are reported as
     unverified, and their gate does not pass unless ``--allow-unverified`` is given."""
-    from pytest_ghxbench.run.integrity import verify_rows_files
+    from pytest_ghxbench.runs.integrity import verify_rows_files
 
     verification = verify_rows_files(files)
     if verification.verified:
@@ -378,8 +378,8 @@ def run_report(
     not evaluated; 4: usage error (unknown profile, missing path, no readable rows).
     """
     from pytest_ghxbench.records.jsonl import garbage_collection_paused
-    from pytest_ghxbench.report.gaps import gap_lines
-    from pytest_ghxbench.report.terminal import checks_table, mode_table, verdict_line
+    from pytest_ghxbench.render.gaps import gap_lines
+    from pytest_ghxbench.render.terminal import checks_table, mode_table, verdict_line
 
     out = out or sys.stdout
     err = err or sys.stderr

@@ -155,7 +155,7 @@ def _can_open_a_browser() -> bool:
 
 def _report(args: argparse.Namespace) -> RunDir:
     """The run, with its report rendered if it has none yet."""
-    from pytest_ghxbench.htmlreport.run_report import write_run_report
+    from pytest_ghxbench.render.html.run_report import write_run_report
 
     try:
         run = resolve_run(args.results, args.run)

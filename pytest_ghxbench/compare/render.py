@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_ghxbench.compare.model import OVERALL, SUCCESS_RATE, Comparison, ComparisonEntry
-from pytest_ghxbench.report.terminal import MISSING, format_number
+from pytest_ghxbench.render.terminal import MISSING, format_number
 
 __all__ = [
     "describe_entry",

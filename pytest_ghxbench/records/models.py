@@ -74,7 +74,7 @@ class RunSpec(BaseModel):
     before sharding; ``None`` in a run written before plans were recorded, or until the
     session has collected its items."""
     plan_digest: str | None = None
-    """``sha256:`` of the plan (:func:`pytest_ghxbench.run.plan.plan_digest`)."""
+    """``sha256:`` of the plan (:func:`pytest_ghxbench.runs.plan.plan_digest`)."""
     shard: dict[str, Any] | None = None
     """``{index, count, balanced_by, items}`` of a ``--ghx-shard`` run; ``None`` otherwise."""
     isolation: dict[str, str] | None = None

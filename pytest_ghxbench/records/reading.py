@@ -1,6 +1,6 @@
 """Reading a run directory back: its item records, transcripts and completeness, and finding one
 item's transcript records (what ``ghxbench view`` answers when the report asks for them).
-Rendering its HTML report from them is :mod:`pytest_ghxbench.htmlreport.run_report`."""
+Rendering its HTML report from them is :mod:`pytest_ghxbench.render.html.run_report`."""
 
 from __future__ import annotations
 

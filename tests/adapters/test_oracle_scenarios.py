@@ -12,8 +12,8 @@ import pytest
 
 from pytest_ghxbench.adapters.oracle.adapter import OracleAdapter, resolve_placeholders
 from pytest_ghxbench.api import RunRequest, RunResult
-from pytest_ghxbench.run.checkpoints import judge_workflow
-from pytest_ghxbench.run.judge import Verdict, judge_atomic
+from pytest_ghxbench.attempt.checkpoints import judge_workflow
+from pytest_ghxbench.attempt.judge import Judgement, judge_atomic
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.scenario.loader import is_scenario_file, load_scenario_file
@@ -58,7 +58,7 @@ def run_oracle(
     return ADAPTER.run(request), session, bound
 
 
-def judge(scenario: Any, mode: str, result: RunResult, session: Any, bound: Any) -> Verdict:
+def judge(scenario: Any, mode: str, result: RunResult, session: Any, bound: Any) -> Judgement:
     if scenario.kind == "workflow":
         return judge_workflow(
             scenario,

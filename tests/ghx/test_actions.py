@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.attempt.judge import Judgement, judge_atomic
 from pytest_ghxbench.ghx.capabilities.ci_logs import MAX_LOG_CHARS, analyze_log
-from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.manifest import bind_input
@@ -49,15 +49,17 @@ def same_as_world(task: str, input: Mapping[str, Any]) -> dict[str, Any]:
     return conftest.assert_as_recorded(task, input)
 
 
-def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
+def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Judgement]:
     """The scenario's task on its bound input over HTTP on a fresh world, judged as ghx."""
     world = fresh_world()
     try:
         envelope = github_urls(run(world, scenario.task, bind_input(scenario, seeded().manifest)))
     finally:
         conftest.forget(world)
-    verdict = judge_atomic(scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1)
-    return envelope, verdict
+    judgement = judge_atomic(
+        scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1
+    )
+    return envelope, judgement
 
 
 def data(world: World, task: str, **input: Any) -> Any:
@@ -83,8 +85,8 @@ def test_every_external_actions_scenario_is_covered() -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda scenario: scenario.id)
 def test_external_scenario_passes_in_ghx_mode(scenario: AtomicScenario) -> None:
-    envelope, verdict = run_scenario(scenario)
-    assert verdict.passed, verdict.failures
+    envelope, judgement = run_scenario(scenario)
+    assert judgement.passed, judgement.failures
     assert envelope["meta"]["capability_id"] == scenario.task
 
 

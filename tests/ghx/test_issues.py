@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.run.judge import Verdict, judge_atomic
+from pytest_ghxbench.attempt.judge import Judgement, judge_atomic
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.manifest import bind_input
@@ -20,7 +20,7 @@ from tests.ghx.conftest import REPO, assert_as_recorded, error, ok, on_dotcom
 from tests.sandbox.conftest import external_atomic, issue, needs_external
 
 
-def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
+def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Judgement]:
     """The scenario's task on its bound input over HTTP on a fresh world, judged as ghx."""
     bound = bind_input(scenario, seeded().manifest)
     world = fresh_world()
@@ -28,8 +28,10 @@ def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
         envelope = on_dotcom(served.run(world, scenario.task, bound))
     finally:
         served.forget(world)
-    verdict = judge_atomic(scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1)
-    return envelope, verdict
+    judgement = judge_atomic(
+        scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1
+    )
+    return envelope, judgement
 
 
 # ---------------------------------------------------------------- the external scenarios
@@ -44,8 +46,8 @@ def test_every_external_issue_task_is_covered() -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.id)
 def test_external_issue_scenarios_pass_as_ghx_answers(scenario: AtomicScenario) -> None:
-    envelope, verdict = run_scenario(scenario)
-    assert verdict.passed, (verdict.failures, envelope)
+    envelope, judgement = run_scenario(scenario)
+    assert judgement.passed, (judgement.failures, envelope)
 
 
 # ---------------------------------------------------------------- helpers

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.run.judge import Verdict, judge_atomic
+from pytest_ghxbench.attempt.judge import Judgement, judge_atomic
 from pytest_ghxbench.sandbox.code import branch_sha
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import User, World
@@ -53,7 +53,7 @@ def same_as_world(
     return served.assert_as_recorded(task, input, prepare)
 
 
-def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
+def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Judgement]:
     """The scenario's task on its bound input over HTTP on a fresh world, judged as ghx."""
     bound = bind_input(scenario, seeded().manifest)
     world = fresh_world()
@@ -61,8 +61,10 @@ def run_scenario(scenario: AtomicScenario) -> tuple[dict[str, Any], Verdict]:
         envelope = served.run(world, scenario.task, bound)
     finally:
         served.forget(world)
-    verdict = judge_atomic(scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1)
-    return envelope, verdict
+    judgement = judge_atomic(
+        scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1
+    )
+    return envelope, judgement
 
 
 # ---------------------------------------------------------------- the external scenarios
@@ -75,8 +77,8 @@ def test_every_external_pr_scenario_is_covered() -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda scenario: scenario.id)
 def test_external_scenario_passes_in_ghx_mode(scenario: AtomicScenario) -> None:
-    envelope, verdict = run_scenario(scenario)
-    assert verdict.passed, (verdict.failures, envelope)
+    envelope, judgement = run_scenario(scenario)
+    assert judgement.passed, (judgement.failures, envelope)
 
 
 # ---------------------------------------------------------------- differential

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.attempt.checkpoints import judge_workflow
 from pytest_ghxbench.ghx import run_capability
-from pytest_ghxbench.run.checkpoints import judge_workflow
 from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.scenario.manifest import bind_input

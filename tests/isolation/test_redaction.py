@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.attempt.test_redact import TOKEN_SHAPED
 from tests.plugin.support import atomic, read_rows, setup_project
-from tests.run.test_redact import TOKEN_SHAPED
 
 ANSWERED = " ".join(f"{kind}={token}" for kind, token in TOKEN_SHAPED.items())
 

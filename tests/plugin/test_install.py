@@ -121,7 +121,7 @@ def _shipped_ids() -> int:
 SHIPPED_HEADER_CONFTEST = textwrap.dedent(
     """
     from pytest_ghxbench.options import describe_scenario_root
-    from pytest_ghxbench.run.keys import SESSION_KEY
+    from pytest_ghxbench.hooks.keys import SESSION_KEY
 
 
     def pytest_report_header(config):

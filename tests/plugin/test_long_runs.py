@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ghxbench.hooks import progress
 from pytest_ghxbench.options import Settings
-from pytest_ghxbench.run import progress
 from tests.plugin.support import atomic, read_rows, setup_project, summary
 
 SCENARIOS = [atomic(f"repo-view-00{i}") for i in range(1, 5)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_ghxbench.run.retry import RERUN_PATTERN
+from pytest_ghxbench.attempt.retry import RERUN_PATTERN
 from tests.plugin.support import atomic, setup_project
 
 

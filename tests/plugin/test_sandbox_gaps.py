@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.sandbox.clients import pinned_program
-from tests.htmlreport.dom import parse
 from tests.paths import REPO_ROOT
 from tests.plugin.support import atomic, read_rows, setup_project, summary
+from tests.render.html.dom import parse
 
 needs_clients = pytest.mark.skipif(
     pinned_program("gh") is None or pinned_program("github-mcp-server") is None,

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.attempt.judge import Judgement, judge_atomic
 from pytest_ghxbench.ghx.registry import get_capability
-from pytest_ghxbench.run.judge import Verdict, judge_atomic
 from pytest_ghxbench.sandbox.manifest import fresh_world, seeded
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 from pytest_ghxbench.scenario.loader import load_catalog
@@ -64,12 +64,14 @@ needs_external = pytest.mark.skipif(
 
 def run_scenario(
     scenario: AtomicScenario, world: World | None = None
-) -> tuple[dict[str, Any], Verdict]:
+) -> tuple[dict[str, Any], Judgement]:
     """Run the scenario's task on its bound input and judge the envelope as a ghx answer."""
     bound = bind_input(scenario, seeded().manifest)
     envelope = run_capability(world or fresh_world(), scenario.task, bound)
-    verdict = judge_atomic(scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1)
-    return envelope, verdict
+    judgement = judge_atomic(
+        scenario, mode="ghx", final_text=json.dumps(envelope), tool_call_count=1
+    )
+    return envelope, judgement
 
 
 def is_registered(task: str) -> bool:

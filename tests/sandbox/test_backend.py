@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.api import Backend, BackendSession
-from pytest_ghxbench.run.checkpoints import judge_workflow
+from pytest_ghxbench.attempt.checkpoints import judge_workflow
 from pytest_ghxbench.sandbox.backend import SANDBOX_ENV, SandboxBackend
 from pytest_ghxbench.scenario.manifest import bind_input
 from tests.paths import EXTERNAL_SCENARIOS

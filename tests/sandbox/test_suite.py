@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.attempt.checkpoints import judge_workflow
+from pytest_ghxbench.attempt.judge import judge_atomic
 from pytest_ghxbench.cli.main import main as ghxbench_main
 from pytest_ghxbench.ghx.registry import get_capability, run_capability
-from pytest_ghxbench.run.checkpoints import judge_workflow
-from pytest_ghxbench.run.judge import judge_atomic
 from pytest_ghxbench.sandbox.backend import SandboxBackend
 from pytest_ghxbench.scenario.loader import ScenarioCatalog, load_catalog
 from pytest_ghxbench.scenario.manifest import bind_input, missing_resources
