@@ -14,6 +14,7 @@ from pytest_ghxbench.api import (
     RunResult,
     Tokens,
     ToolCall,
+    Usage,
 )
 
 if TYPE_CHECKING:
@@ -42,5 +43,6 @@ __all__ = [
     "RunResult",
     "Tokens",
     "ToolCall",
+    "Usage",
     "__version__",
 ]

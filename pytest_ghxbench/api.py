@@ -10,9 +10,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Annotated, Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, NonNegativeInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
 __all__ = [
     "Adapter",
@@ -23,6 +23,7 @@ __all__ = [
     "RunResult",
     "Tokens",
     "ToolCall",
+    "Usage",
 ]
 
 
@@ -70,6 +71,31 @@ class Tokens(BaseModel):
 
 
 _TOKEN_PARTS = ("input", "output", "reasoning", "cache_read", "cache_write")
+
+
+class Usage(BaseModel):
+    """What agent sessions used: their :class:`Tokens` and what they cost in USD.
+
+    One type for an item and for a sum of items (``a + b``): a row's usage is
+    :attr:`pytest_ghxbench.Row.usage` (its ``tokens`` and ``cost``), and the spending limits
+    (``--ghx-budget-usd``, ``--ghx-budget-tokens``) add up rows' usages. The cost is finite and
+    >= 0; anything else is a ``ValidationError`` naming the field.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tokens: Tokens = Tokens()
+    cost_usd: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
+
+    @property
+    def active_tokens(self) -> int:
+        """Tokens the model had to process (:attr:`Tokens.active`): what the token budget counts."""
+        return self.tokens.active
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(tokens=self.tokens + other.tokens, cost_usd=self.cost_usd + other.cost_usd)
 
 
 @dataclass(frozen=True)

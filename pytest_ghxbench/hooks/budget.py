@@ -21,7 +21,6 @@ Where the spend is known when an item is about to start:
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +28,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.api import Tokens
+from pytest_ghxbench.api import Usage
 from pytest_ghxbench.options import Settings
-from pytest_ghxbench.records.row import Row
 from pytest_ghxbench.records.store import write_text_atomic
 
 SPEND_DIR = ".spend"
@@ -50,25 +48,6 @@ def format_usd(value: float) -> str:
 
 
 @dataclass(frozen=True)
-class Spend:
-    usd: float = 0.0
-    tokens: int = 0
-
-    def __add__(self, other: Spend) -> Spend:
-        return Spend(self.usd + other.usd, self.tokens + other.tokens)
-
-    @classmethod
-    def of_row(cls, row: Row) -> Spend:
-        return cls(float(row.cost), row.tokens.active)
-
-    @classmethod
-    def of_row_json(cls, payload: str) -> Spend:
-        data = json.loads(payload)
-        tokens = Tokens.model_validate(data.get("tokens") or {})
-        return cls(float(data.get("cost") or 0.0), tokens.active)
-
-
-@dataclass(frozen=True)
 class Budget:
     usd: float | None = None
     tokens: int | None = None
@@ -83,27 +62,27 @@ class Budget:
             return None
         return cls(usd, tokens)
 
-    def spent(self, spend: Spend) -> str | None:
+    def spent(self, spend: Usage) -> str | None:
         """Why no item may start at ``spend``; ``None`` while it is below every limit."""
-        if self.usd is not None and spend.usd >= self.usd - _USD_TOLERANCE:
+        if self.usd is not None and spend.cost_usd >= self.usd - _USD_TOLERANCE:
             return (
-                f"{REASON_PREFIX}{format_usd(spend.usd)} of --ghx-budget-usd={self.usd:g} "
+                f"{REASON_PREFIX}{format_usd(spend.cost_usd)} of --ghx-budget-usd={self.usd:g} "
                 "spent before this item"
             )
-        if self.tokens is not None and spend.tokens >= self.tokens:
+        if self.tokens is not None and spend.active_tokens >= self.tokens:
             return (
-                f"{REASON_PREFIX}{spend.tokens:,} active tokens of "
+                f"{REASON_PREFIX}{spend.active_tokens:,} active tokens of "
                 f"--ghx-budget-tokens={self.tokens} spent before this item"
             )
         return None
 
-    def block(self, spend: Spend, skipped_items: int) -> dict[str, Any]:
+    def block(self, spend: Usage, skipped_items: int) -> dict[str, Any]:
         """``summary["run"]["budget"]``."""
         return {
             "usd": self.usd,
             "tokens": self.tokens,
-            "spent_usd": round(spend.usd, 6),
-            "spent_tokens": spend.tokens,
+            "spent_usd": round(spend.cost_usd, 6),
+            "spent_tokens": spend.active_tokens,
             "exhausted": self.spent(spend) is not None,
             "skipped_items": skipped_items,
         }
@@ -114,29 +93,24 @@ class SpendLedger:
 
     def __init__(self, directory: Path, name: str) -> None:
         self.path = directory / f"{name}.json"
-        self.total = Spend()
+        self.total = Usage()
 
-    def add(self, spend: Spend) -> None:
-        self.total += spend
-        write_text_atomic(
-            self.path,
-            json.dumps({"usd": self.total.usd, "tokens": self.total.tokens}),
-            durable=False,
-        )
+    def add(self, usage: Usage) -> None:
+        self.total += usage
+        write_text_atomic(self.path, self.total.model_dump_json(), durable=False)
 
 
-def read_spend(directory: Path) -> Spend:
+def read_spend(directory: Path) -> Usage:
     """The sum of every worker's file in ``directory`` (none yet: nothing spent)."""
-    total = Spend()
+    total = Usage()
     try:
         paths = sorted(directory.glob("*.json"))
     except OSError:
         return total
     for path in paths:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            total += Spend(float(data["usd"]), int(data["tokens"]))
-        except (OSError, ValueError, KeyError, TypeError):
+            total += Usage.model_validate_json(path.read_bytes())
+        except (OSError, ValueError):
             continue  # a worker's file is always whole (replaced atomically); never ours to fix
     return total
 

@@ -145,8 +145,8 @@ class Progress:
         done = len(self.done)
         spend = self.recorder.spend
         parts = [f"{label} {done}/{total if total is not None else '?'} items"]
-        tokens = f"{spend.tokens:,} {'tok' if compact else 'active tokens'}"
-        usd = format_usd(spend.usd)
+        tokens = f"{spend.active_tokens:,} {'tok' if compact else 'active tokens'}"
+        usd = format_usd(spend.cost_usd)
         if self.budget is not None and self.budget.tokens is not None:
             tokens += f" of {self.budget.tokens:,}"
         if self.budget is not None and self.budget.usd is not None:

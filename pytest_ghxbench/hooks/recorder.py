@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ghxbench.api import Usage
 from pytest_ghxbench.attempt.rows import (
     ItemIdentity,
     finish_row,
@@ -13,7 +14,7 @@ from pytest_ghxbench.attempt.rows import (
     runner_error_data,
 )
 from pytest_ghxbench.attempt.transcripts import describe_error
-from pytest_ghxbench.hooks.budget import BUDGET_ATTR, Spend
+from pytest_ghxbench.hooks.budget import BUDGET_ATTR
 from pytest_ghxbench.hooks.harness import HARNESS_ATTR, HarnessErrors
 from pytest_ghxbench.hooks.junit import attach_row_properties
 from pytest_ghxbench.hooks.session import GhxSession
@@ -35,7 +36,7 @@ class RowRecorder:
         self.failed_items: dict[str, list[str]] = {}
         self.other_failures = 0
         self.hook_errors: list[str] = []
-        self.spend = Spend()
+        self.spend = Usage()
         """What the recorded rows cost (``cost``, active tokens)."""
         self.budget_skipped: set[str] = set()
         """Items that did not start because the run had spent its budget."""
@@ -78,12 +79,11 @@ class RowRecorder:
 
     def record(self, nodeid: str, row: Row, row_json: str, item: pytest.Item | None) -> None:
         replaced = self.rows.get(nodeid)
-        if replaced is not None:  # the item's last report wins; so does its spend
-            self.spend = Spend(
-                self.spend.usd - replaced.cost, self.spend.tokens - replaced.tokens.active
-            )
         self.rows[nodeid] = row
-        self.spend += Spend.of_row(row)
+        if replaced is None:
+            self.spend += row.usage
+        else:  # the item's last report wins; so does its spend
+            self.spend = sum((r.usage for r in self.rows.values()), Usage())
         try:
             if self._writer is None:
                 self._writer = RowWriter(self.path)

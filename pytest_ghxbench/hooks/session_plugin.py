@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.api import Usage
 from pytest_ghxbench.attempt.backstop import BackstopTimer
 from pytest_ghxbench.attempt.retry import retry_policy
 from pytest_ghxbench.attempt.rows import finish_row, runner_error_data
@@ -22,7 +23,6 @@ from pytest_ghxbench.hooks.budget import (
     BUDGET_SKIP_KEY,
     SPEND_DIR,
     Budget,
-    Spend,
     SpendLedger,
     read_spend,
 )
@@ -141,6 +141,8 @@ class BenchmarkHooks:
         self.config = config
         self.budget = budget
         self._ledger: SpendLedger | None = None
+        self._usage: dict[str, Usage] = {}
+        """xdist worker: the usage of each row made here, until its report is logged."""
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         session = config.stash.get(SESSION_KEY, None)
@@ -262,13 +264,13 @@ class BenchmarkHooks:
         """xdist worker: the spend of each row it produced, for the other workers to see."""
         if self.budget is None or not _is_worker(self.config):
             return
-        payload: str | None = getattr(report, ROW_ATTR, None)
-        if payload is None or str(report.outcome) == "rerun":
+        usage = self._usage.pop(report.nodeid, None) if report.when == "call" else None
+        if usage is None or str(report.outcome) == "rerun":
             return
         if self._ledger is None:
             worker = self.config.workerinput["workerid"]  # type: ignore[attr-defined]
             self._ledger = SpendLedger(_spend_dir(self.config), f"{worker}-{os.getpid()}")
-        self._ledger.add(Spend.of_row_json(payload))
+        self._ledger.add(usage)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -317,6 +319,8 @@ class BenchmarkHooks:
             )
             row, row_json = finish_row(data, session.redactor)
         setattr(report, ROW_ATTR, row_json)
+        if self.budget is not None and _is_worker(self.config):
+            self._usage[report.nodeid] = row.usage
         # junitxml writes the properties of the teardown report, copied from the item's
         attach_row_properties(item.user_properties, row)
         attach_row_properties(report.user_properties, row)

@@ -14,7 +14,7 @@ from pydantic.types import AllowInfNan
 from pydantic_core import CoreSchema, SchemaValidator
 from pydantic_core import core_schema as cs
 
-from pytest_ghxbench.api import Tokens
+from pytest_ghxbench.api import Tokens, Usage
 
 RUNNER_ERROR = "runner_error"
 _TIMEOUT_STALL = re.compile(r"\b(timeout|timed out|stall|stalled)\b", re.IGNORECASE)
@@ -106,6 +106,11 @@ class Row(BaseModel):
     def is_stable(self) -> bool:
         """Counts toward efficiency: succeeded, valid output, no runner error."""
         return self.success and self.output_valid and not self.is_runner_error
+
+    @property
+    def usage(self) -> Usage:
+        """The row's tokens and cost as one :class:`~pytest_ghxbench.Usage`."""
+        return Usage(tokens=self.tokens, cost_usd=self.cost)
 
     def to_json_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

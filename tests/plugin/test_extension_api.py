@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -235,3 +236,40 @@ def test_tokens_are_one_type_from_the_adapter_to_the_rows_file() -> None:
         gb.Tokens(output=-1)
     with pytest.raises(ValidationError, match="input"):
         gb.Tokens(input=1.5)  # type: ignore[arg-type]
+
+
+def test_usage_is_tokens_and_cost_from_a_row_to_the_budget() -> None:
+    from pydantic import ValidationError
+
+    from pytest_ghxbench.hooks.budget import Budget
+    from pytest_ghxbench.records.row import Row
+
+    def row(cost: float, **tokens: int) -> Row:
+        return Row.model_validate(
+            {"timestamp": "t", "run_id": "r", "mode": "ghx", "scenario_id": "s", "success": True,
+             "output_valid": True, "tokens": tokens, "cost": cost}
+        )  # fmt: skip
+
+    first, second = row(0.7, input=100, cache_read=40).usage, row(0.1, output=10).usage
+    assert first == gb.Usage(tokens=gb.Tokens(input=100, cache_read=40), cost_usd=0.7)
+    total = first + second
+    assert (total.active_tokens, total.tokens.total) == (110, 150)
+    # 0.7 + 0.1 is 0.7999999999999999 in floats: it still reaches a budget of 0.8
+    assert Budget(usd=0.8).spent(total) is not None
+    assert Budget(tokens=111).spent(total) is None
+    with pytest.raises(ValidationError, match="cost_usd"):
+        gb.Usage(cost_usd=float("nan"))
+    with pytest.raises(ValidationError, match="cost_usd"):
+        gb.Usage(cost_usd=-0.01)
+
+
+def test_worker_ledgers_sum_to_the_usage_other_workers_see(tmp_path: Path) -> None:
+    from pytest_ghxbench.hooks.budget import SpendLedger, read_spend
+
+    one, two = SpendLedger(tmp_path, "gw0-1"), SpendLedger(tmp_path, "gw1-2")
+    one.add(gb.Usage(tokens=gb.Tokens(input=10), cost_usd=0.25))
+    one.add(gb.Usage(tokens=gb.Tokens(output=5), cost_usd=0.25))
+    two.add(gb.Usage(tokens=gb.Tokens(input=7, cache_read=3), cost_usd=1.0))
+    (tmp_path / "gw2-3.json").write_text("{not json")  # unreadable: skipped, not fatal
+    seen = read_spend(tmp_path)
+    assert (seen.cost_usd, seen.active_tokens, seen.tokens.cache_read) == (1.5, 22, 3)
