@@ -6,8 +6,6 @@ Precedence: command line > ``[tool.pytest.ini_options]`` > ``[tool.ghxbench]`` >
 from __future__ import annotations
 
 import json
-import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,14 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.shard_spec import ShardSpec, ShardSpecError, parse_shard
-from pytest_ghxbench.suite import shipped_suite
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
+from pytest_ghxbench.option_sources import COMMAND_LINE, GivenOptions, shown
 from pytest_ghxbench.option_specs import (
     CONFIG_TABLES,
     DEFAULT_ADAPTER,
@@ -34,8 +25,9 @@ from pytest_ghxbench.option_specs import (
     DEFAULT_RESULTS,
     DEFAULT_SCENARIO_ROOT,
     KNOWN_MODES,
-    OPTIONS,
 )
+from pytest_ghxbench.shard_spec import ShardSpec, ShardSpecError, parse_shard
+from pytest_ghxbench.suite import shipped_suite
 
 
 @dataclass(frozen=True)
@@ -95,156 +87,11 @@ def describe_scenario_root(settings: Settings) -> str:
     return str(settings.scenario_root)
 
 
-def _pyproject_path(config: pytest.Config) -> Path | None:
-    candidates = []
-    if config.inipath is not None and config.inipath.name == "pyproject.toml":
-        candidates.append(config.inipath)
-    candidates.append(config.rootpath / "pyproject.toml")
-    return next((path for path in candidates if path.is_file()), None)
-
-
-def read_tool_table(path: Path) -> dict[str, Any]:
-    """The ``[tool.ghxbench]`` table of the ``pyproject.toml`` at ``path`` (``{}`` without one),
-    top-level keys with ``-`` read as ``_``; ``ValueError`` naming the file when it cannot be
-    read or the table is not one."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from exc
-    table = data.get("tool", {}).get("ghxbench", {})
-    if not isinstance(table, dict):
-        raise ValueError(f"{path}: [tool.ghxbench] must be a table")
-    return {str(k).replace("-", "_"): v for k, v in table.items()}
-
-
-_SPECS = {spec.key: spec for spec in OPTIONS}
-_COMMAND_LINE, _INI, _TABLE = "command line", "ini", "[tool.ghxbench]"
-
-
-class _Given:
-    """The option values as given on the command line, in the ini file and in
-    ``[tool.ghxbench]``, and which of them each resolved value came from, so a bad value is
-    refused naming the flag, or the file and key, it was written as."""
-
-    def __init__(self, config: pytest.Config, namespace: Any = None) -> None:
-        self.table_path = _pyproject_path(config)
-        try:
-            table = read_tool_table(self.table_path) if self.table_path is not None else {}
-        except ValueError as exc:
-            raise pytest.UsageError(f"ghxbench: {exc}") from exc
-        valid = set(_SPECS) | set(CONFIG_TABLES)
-        unknown = sorted(set(table) - valid)
-        if unknown:
-            raise pytest.UsageError(
-                f"ghxbench: {self.table_path}: unknown key(s) in [tool.ghxbench]: "
-                f"{', '.join(unknown)}; valid keys: {', '.join(sorted(valid))}"
-            )
-        self.table = table
-        self.ini_path = config.inipath
-        if namespace is None:
-            self.cli = {key: config.getoption(spec.dest) for key, spec in _SPECS.items()}
-        else:
-            self.cli = {key: getattr(namespace, spec.dest, None) for key, spec in _SPECS.items()}
-        self.ini: dict[str, Any] = {}
-        for key, spec in _SPECS.items():
-            try:
-                self.ini[key] = config.getini(spec.ini)
-            except ValueError:  # pragma: no cover - unknown ini key cannot happen
-                self.ini[key] = None
-        self.source: dict[str, str] = {}
-
-    def __call__(self, key: str) -> Any:
-        for source, values in ((_COMMAND_LINE, self.cli), (_INI, self.ini), (_TABLE, self.table)):
-            raw = values.get(key)
-            if raw is not None and raw != "" and raw != []:
-                self.source[key] = source
-                return raw
-        return None
-
-    def where(self, key: str) -> str:
-        """``--reps``, ``/p/pytest.ini: ghx_reps`` or ``/p/pyproject.toml: [tool.ghxbench]
-        reps``: where the value of ``key`` was written."""
-        spec = _SPECS[key]
-        source = self.source.get(key, _COMMAND_LINE)
-        if source == _INI:
-            return f"{self.ini_path}: {spec.ini}"
-        if source == _TABLE:
-            return f"{self.table_path}: [tool.ghxbench] {key}"
-        return spec.flag
-
-    def text(self, key: str) -> str | None:
-        raw = self(key)
-        if raw is None:
-            return None
-        if isinstance(raw, (dict, list, bool)):
-            raise pytest.UsageError(
-                f"ghxbench: {self.where(key)} must be a string, got {_shown(raw)}"
-            )
-        return str(raw)
-
-    def whole(self, key: str, default: int | None, *, minimum: int) -> int | None:
-        """A whole number >= ``minimum``: an integer, or text of one (never 3.5 read as 3)."""
-        raw = self(key)
-        if raw is None:
-            return default
-        number: int | None = None
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            number = raw
-        elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
-            number = int(raw)
-        if number is None or number < minimum:
-            raise pytest.UsageError(
-                f"ghxbench: {self.where(key)} must be a whole number >= {minimum}, "
-                f"got {_shown(raw)}"
-            )
-        return number
-
-    def number(self, key: str) -> float | None:
-        """A finite number (int, float or the text of one), or None when not given."""
-        raw = self(key)
-        if raw is None:
-            return None
-        number = math.nan
-        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-            number = float(raw)
-        elif isinstance(raw, str):
-            try:
-                number = float(raw)
-            except ValueError:
-                number = math.nan
-        return number if math.isfinite(number) else math.nan
-
-    def flag(self, key: str) -> bool:
-        raw = self(key)
-        if raw is None or isinstance(raw, bool):
-            return bool(raw)
-        text = str(raw).strip().lower()
-        if isinstance(raw, str) and text in _TRUE | _FALSE:
-            return text in _TRUE
-        raise pytest.UsageError(
-            f"ghxbench: {self.where(key)} must be true or false, got {_shown(raw)}"
-        )
-
-
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
-
-
-def _shown(raw: Any) -> str:
-    return (
-        repr(raw)
-        if isinstance(raw, str)
-        else str(raw).lower()
-        if isinstance(raw, bool)
-        else str(raw)
-    )
-
-
 def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
     """The session's settings; ``namespace``: read the command line from it
     (``config.known_args_namespace`` before the command line is fully parsed) instead of
     ``config.option``."""
-    given = _Given(config, namespace)
+    given = GivenOptions(config, namespace)
     if given.cli.get("mode") is not None and not str(given.cli["mode"]).strip():
         raise pytest.UsageError(
             "ghxbench: --ghx-mode is empty; give at least one mode "
@@ -293,7 +140,7 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         raw = given.text(key)
         if raw is None:
             return None
-        base = config.invocation_params.dir if given.source[key] == _COMMAND_LINE else rootpath
+        base = config.invocation_params.dir if given.source[key] == COMMAND_LINE else rootpath
         return _absolute(Path(raw), base)
 
     return Settings(
@@ -332,14 +179,14 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
     )
 
 
-def _resumed_run(given: _Given, config: pytest.Config) -> dict[str, Any]:
+def _resumed_run(given: GivenOptions, config: pytest.Config) -> dict[str, Any]:
     """The modes, reps and required gate profile of the run ``--ghx-resume`` names (its
     ``run.json``), for a command line that gives no modes; a resume of no readable run is a
     usage error."""
     raw = given.text("resume")
     if raw is None:
         return {}
-    base = config.invocation_params.dir if given.source["resume"] == _COMMAND_LINE else None
+    base = config.invocation_params.dir if given.source["resume"] == COMMAND_LINE else None
     spec = _absolute(Path(raw), base or config.rootpath) / "run.json"
     try:
         started = json.loads(spec.read_text(encoding="utf-8"))
@@ -361,7 +208,7 @@ def _resumed_run(given: _Given, config: pytest.Config) -> dict[str, Any]:
     }
 
 
-def _isolation(given: _Given) -> str:
+def _isolation(given: GivenOptions) -> str:
     from pytest_ghxbench.isolation.probe import CHOICES
 
     value = (given.text("isolation") or "auto").strip()
@@ -373,7 +220,7 @@ def _isolation(given: _Given) -> str:
     return value
 
 
-def _allow_hosts(given: _Given) -> tuple[str, ...]:
+def _allow_hosts(given: GivenOptions) -> tuple[str, ...]:
     from pytest_ghxbench.isolation.hosts import allowed_hosts
 
     raw = given("allow_host")
@@ -383,7 +230,7 @@ def _allow_hosts(given: _Given) -> tuple[str, ...]:
         raise pytest.UsageError(f"ghxbench: {given.where('allow_host')}: {exc}") from None
 
 
-def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:
+def _compare_rules(given: GivenOptions, compare: str | None) -> tuple[str, ...]:
     raw = given("compare_fail")
     if raw is None:
         return ()
@@ -401,29 +248,29 @@ def _compare_rules(given: _Given, compare: str | None) -> tuple[str, ...]:
     return rules
 
 
-def _budget_usd(given: _Given) -> float | None:
+def _budget_usd(given: GivenOptions) -> float | None:
     number = given.number("budget_usd")
     if number is not None and not number > 0:
         raise pytest.UsageError(
             f"ghxbench: {given.where('budget_usd')} must be a number > 0, "
-            f"got {_shown(given('budget_usd'))}"
+            f"got {shown(given('budget_usd'))}"
         )
     return number
 
 
-def _power_effect(given: _Given) -> float:
+def _power_effect(given: GivenOptions) -> float:
     number = given.number("power_effect")
     if number is None:
         return DEFAULT_POWER_EFFECT_PCT
     if not 0 <= number < 100:
         raise pytest.UsageError(
             f"ghxbench: {given.where('power_effect')} must be a percentage from 0 to below "
-            f"100, got {_shown(given('power_effect'))}"
+            f"100, got {shown(given('power_effect'))}"
         )
     return number
 
 
-def _shard(given: _Given) -> ShardSpec | None:
+def _shard(given: GivenOptions) -> ShardSpec | None:
     raw = given.text("shard")
     if raw is None:
         return None

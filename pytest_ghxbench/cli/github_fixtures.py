@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from pytest_ghxbench.cli.fixtures import EXIT_OK, EXIT_PROBLEM, EXIT_UNAVAILABLE
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.github.backend import BackendConfigError, GitHubSettings
-from pytest_ghxbench.options import read_tool_table
+from pytest_ghxbench.option_sources import read_tool_table
 
 
 def _settings(args: argparse.Namespace, root: Path) -> GitHubSettings:

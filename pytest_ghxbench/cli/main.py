@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from pytest_ghxbench.cli.exits import EXIT_USAGE
 from pytest_ghxbench.cli.merge import add_merge_arguments, run_merge
 from pytest_ghxbench.cli.power import add_power_arguments, run_power
-from pytest_ghxbench.cli.report import EXIT_USAGE, add_report_arguments, run_report
+from pytest_ghxbench.cli.report import run_report
+from pytest_ghxbench.cli.report_args import add_report_arguments
 from pytest_ghxbench.cli.runs import add_compare_arguments, run_compare
 from pytest_ghxbench.cli.view import add_view_arguments, run_view
 

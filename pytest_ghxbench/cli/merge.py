@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from pytest_ghxbench.cli.report import EXIT_USAGE, UsageError, add_results_argument
+from pytest_ghxbench.cli.exits import EXIT_USAGE, UsageError
+from pytest_ghxbench.cli.report_args import add_results_argument
 from pytest_ghxbench.records.store import RunDir, point_latest, runs_root, write_text_atomic
 
 __all__ = ["add_merge_arguments", "run_merge"]

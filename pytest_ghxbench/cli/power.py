@@ -8,10 +8,9 @@ import math
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from pytest_ghxbench.cli.report import (
-    EXIT_OK,
-    EXIT_USAGE,
-    UsageError,
+from pytest_ghxbench.cli.exits import EXIT_OK, EXIT_USAGE, UsageError
+from pytest_ghxbench.cli.report_args import add_profiles_from, add_row_sources
+from pytest_ghxbench.cli.report_inputs import (
     for_model,
     gate_choice,
     parse_aliases,
@@ -19,7 +18,6 @@ from pytest_ghxbench.cli.report import (
     resolve_profile,
     row_sources,
 )
-from pytest_ghxbench.cli.report_args import add_profiles_from, add_row_sources
 
 if TYPE_CHECKING:
     from pytest_ghxbench.metrics.power import PowerEstimate

@@ -9,13 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pytest_ghxbench.cli.report import (
-    EXIT_GATE_FAILED,
-    EXIT_OK,
-    EXIT_USAGE,
-    UsageError,
-    add_results_argument,
-)
+from pytest_ghxbench.cli.exits import EXIT_GATE_FAILED, EXIT_OK, EXIT_USAGE, UsageError
+from pytest_ghxbench.cli.report_args import add_results_argument
 from pytest_ghxbench.records.store import RunDir, RunNotFound, resolve_run
 
 if TYPE_CHECKING:

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from pytest_ghxbench.cli.report import EXIT_OK, EXIT_USAGE, UsageError, add_results_argument
+from pytest_ghxbench.cli.exits import EXIT_OK, EXIT_USAGE, UsageError
+from pytest_ghxbench.cli.report_args import add_results_argument
 from pytest_ghxbench.records.store import LATEST, RunDir, RunNotFound, resolve_run
 
 __all__ = ["RunServer", "add_view_arguments", "run_view", "serve_run"]

@@ -23,7 +23,11 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_
 from pytest_ghxbench.sandbox.git import GitRepo
 from pytest_ghxbench.sandbox.git.seed import CodeSeed
 from pytest_ghxbench.sandbox.state import World
-from pytest_ghxbench.scenario.documents import YAMLRefused, check_yaml_bounds, construct_bounded_int
+from pytest_ghxbench.scenario.bounded_yaml import (
+    YAMLRefused,
+    check_yaml_bounds,
+    construct_bounded_int,
+)
 from pytest_ghxbench.suite import default_seed
 
 __all__ = [

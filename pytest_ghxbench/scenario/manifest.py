@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from pytest_ghxbench import bounded_json
-from pytest_ghxbench.scenario.documents import BoundedSafeLoader, YAMLRefused
+from pytest_ghxbench.scenario.bounded_yaml import BoundedSafeLoader, YAMLRefused
 from pytest_ghxbench.scenario.models import Scenario
 
 __all__ = [

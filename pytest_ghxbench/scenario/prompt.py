@@ -7,13 +7,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from pytest_ghxbench.scenario.models import (
-    AtomicAssertions,
-    AtomicScenario,
-    Scenario,
-    placeholders,
-    substitute,
-)
+from pytest_ghxbench.scenario.field_types import placeholders, substitute
+from pytest_ghxbench.scenario.models import AtomicAssertions, AtomicScenario, Scenario
 
 __all__ = ["DEFAULT_MODE_INSTRUCTIONS", "ROUTED_MODE", "mode_instructions", "render_prompt"]
 
