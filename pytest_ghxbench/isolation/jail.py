@@ -30,7 +30,7 @@ JAIL_DIR = "/run/ghxbench"
 files."""
 
 BRIDGE = r"""
-log=/run/ghxbench/bridge.log
+log=/run/bridge.log
 wait_for=
 for spec in "$@"; do
   shift
@@ -82,7 +82,11 @@ Arguments: ``proxy=PORT`` (first), ``tunnel=PORT`` per loopback model server, ``
 to reach a server the jailed process runs on that port (its Unix socket is ``serve.sock`` in
 the jail's directory), ``--``, ARGV. socat says when it listens (``-d -d`` writes it to the
 bridge's log, with each connection after): the kernel's ``/proc/net/tcp`` would say so too,
-but reading it walks the whole machine's connection table, tens of milliseconds a time."""
+but reading it walks the whole machine's connection table, tens of milliseconds a time.
+
+The log is the jail's own (``/run`` is a fresh tmpfs in every jail), not in the item's
+directory that all of the item's jails share: one command after another each start a jail, and
+a log kept from the previous one would say "listening" before this jail's socat does."""
 
 
 class JailError(RuntimeError):
