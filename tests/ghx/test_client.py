@@ -17,7 +17,7 @@ import pytest
 
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError, graphql_url
 from pytest_ghxbench.sandbox.api.server import SCOPES
-from tests.github_backend.served import REPO, Served, served_world
+from tests.github.served import REPO, Served, served_world
 
 ISSUES = f"/repos/{REPO}/issues"
 

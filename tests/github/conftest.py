@@ -1,5 +1,5 @@
 """The github backend's plugin-level tests run against the sandbox's API server serving a
-fresh world (:mod:`tests.github_backend.served`), and a project around it."""
+fresh world (:mod:`tests.github.served`), and a project around it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.sandbox.api.server import ApiServer
-from tests.github_backend.served import NAME, OWNER, REPO, Served, running_server, world_on
+from tests.github.served import NAME, OWNER, REPO, Served, running_server, world_on
 
 ISSUE_BINDINGS = {
     "bindings": {

@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from pytest_ghxbench.sandbox.api.server import SCOPES
-from tests.github_backend.conftest import ISSUE_BINDINGS, write_project
-from tests.github_backend.served import REPO, Served
+from tests.github.conftest import ISSUE_BINDINGS, write_project
+from tests.github.served import REPO, Served
 
 CONFTEST = textwrap.dedent(
     '''

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.adapters.test_openai_loop import CANARY_KEY, ScriptedServer, final, mcp_call, usage
-from tests.github_backend.conftest import ISSUE_BINDINGS, write_project
-from tests.github_backend.served import NAME, OWNER, REPO, Served
+from tests.github.conftest import ISSUE_BINDINGS, write_project
+from tests.github.served import NAME, OWNER, REPO, Served
 
 SERVER = Path(__file__).parent / "mcp_issue_server.py"
 SCENARIO = {

@@ -11,7 +11,7 @@ import pytest
 from pytest_ghxbench.cli.main import main
 from pytest_ghxbench.github.fixtures import SEED_LABEL
 from pytest_ghxbench.sandbox.code import pull_files
-from tests.github_backend.served import REPO, Served
+from tests.github.served import REPO, Served
 
 
 @pytest.fixture(autouse=True)
