@@ -64,7 +64,7 @@ def transcript_record(
             if isinstance(c, ToolCall)
         ],
         "adapter_transcript": _jsonable(result.transcript) if result is not None else None,
-        "verdict": None
+        "judgement": None
         if judgement is None
         else {
             "success": judgement.success,

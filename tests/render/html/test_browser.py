@@ -225,3 +225,28 @@ def test_transcript_markup_does_not_run_in_chromium(
         assert "No data for this plot" in forest.text
         browser.save_screenshot(str(tmp_path / "breaking.png"))
         assert severe(browser) == []
+
+
+def test_transcripts_written_before_the_judgement_was_named_still_show_it(
+    browser: Any, breaking_run: RunFiles, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    run = copy_run(breaking_run, tmp_path)
+    for path in run.transcript_files():  # as an older version wrote them
+        lines = path.read_text(encoding="utf-8").splitlines()
+        path.write_text(
+            "".join(line.replace('"judgement":', '"verdict":', 1) + "\n" for line in lines)
+        )
+    failed = next(
+        str(item["item_id"])
+        for item in breaking_run.items
+        if (item["scenario_id"], item["mode"]) == ("pr-view-001", "agent_direct")
+        and not item["success"]
+    )
+    with serving(run) as server:
+        assert open_report(browser, server.url + "report.html") == []
+        panel = open_transcript(browser, failed)
+        assert "no success" in panel.find_element(By.CSS_SELECTOR, "section.attempt").text
+        assert panel.find_elements(By.CSS_SELECTOR, "ul.failures li")
+        assert severe(browser) == []

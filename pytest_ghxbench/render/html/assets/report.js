@@ -125,16 +125,22 @@
     return ms < 1000 ? number(ms) + " ms" : number(ms / 1000, 2) + " s";
   }
 
-  function verdictText(record) {
+  // the item's judgement ("verdict" in transcripts written before it was renamed)
+  function judgementOf(record) {
+    var judgement = record.judgement !== undefined ? record.judgement : record.verdict;
+    return judgement && typeof judgement === "object" ? judgement : null;
+  }
+
+  function judgementText(record) {
     if (record.runner_error !== null && record.runner_error !== undefined) {
       return "runner error";
     }
-    var verdict = record.verdict;
-    if (!verdict || typeof verdict !== "object") {
-      return "no verdict";
+    var judgement = judgementOf(record);
+    if (!judgement) {
+      return "not judged";
     }
-    return (verdict.success === true ? "success" : "no success") + ", " +
-      (verdict.output_valid === true ? "valid output" : "invalid output");
+    return (judgement.success === true ? "success" : "no success") + ", " +
+      (judgement.output_valid === true ? "valid output" : "invalid output");
   }
 
   function usage(row) {
@@ -202,7 +208,7 @@
   function attempt(record) {
     var section = el("section", "attempt");
     var heading = put(section, el("h4", "", "Attempt " + (record.attempt || "?") + ": " +
-      verdictText(record)));
+      judgementText(record)));
     if (record.failure_kind) {
       add(heading, document.createTextNode(" "), el("span", "tag", record.failure_kind));
     }
@@ -210,15 +216,15 @@
       add(section, add(el("div", "error"), el("strong", "", "Runner error: "),
         el("span", "pre-wrap", asText(record.runner_error))));
     }
-    var verdict = record.verdict && typeof record.verdict === "object" ? record.verdict : {};
-    if (Array.isArray(verdict.failures) && verdict.failures.length) {
+    var judgement = judgementOf(record) || {};
+    if (Array.isArray(judgement.failures) && judgement.failures.length) {
       var failures = put(section, el("ul", "failures"));
-      verdict.failures.forEach(function (failure) {
+      judgement.failures.forEach(function (failure) {
         add(failures, el("li", "", asText(failure)));
       });
     }
-    if (Array.isArray(verdict.checkpoints) && verdict.checkpoints.length) {
-      add(section, checkpoints(verdict.checkpoints));
+    if (Array.isArray(judgement.checkpoints) && judgement.checkpoints.length) {
+      add(section, checkpoints(judgement.checkpoints));
     }
     add(section, usage(record.row));
     ["instructions", "prompt"].forEach(function (key) {
