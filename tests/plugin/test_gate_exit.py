@@ -159,7 +159,7 @@ def test_row_and_summary_hooks_are_called(pytester: pytest.Pytester) -> None:
             "def pytest_ghxbench_row(row, item):\n"
             "    SEEN.append((row.scenario_id, row.mode, item is not None))\n"
             "def pytest_ghxbench_summary(summary, config):\n"
-            "    print('HOOK rows', sorted(SEEN), 'runs', summary['modes']['ghx']['runs'])\n"
+            "    print('HOOK rows', sorted(SEEN), 'runs', summary.modes['ghx']['runs'])\n"
         )
     )
     result = pytester.runpytest("--ghx-mode=ghx", "-s")
