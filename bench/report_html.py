@@ -34,12 +34,15 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytest_ghxbench.records.models import RunSummary
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def read_run(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+def read_run(results: Path) -> tuple[RunSummary, list[dict[str, Any]], int]:
     """Summary and rows of the latest run in ``results``, and its transcripts' size in bytes
     (the report links to them; it does not read them)."""
     from pytest_ghxbench.records.reading import read_items
@@ -49,7 +52,7 @@ def read_run(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     summary = run.read_summary()
     assert summary is not None, f"{run.path} has no summary.json"
     size = sum(path.stat().st_size for path in run.transcript_files())
-    return summary.to_json_dict(), read_items(run), size
+    return summary, read_items(run), size
 
 
 def make_run(directory: Path, reps: int) -> Path:
@@ -212,7 +215,7 @@ def bench(results: Path, rounds: int, tmp: Path) -> None:
 
     first, html = timed(render)
     warm = [timed(render)[0] for _ in range(rounds)]
-    modes = list(summary.get("modes", {}))
+    modes = list(summary.modes)
     views = build_items(items, modes)
     item_modes = mode_order({view.mode for view in views}, modes)
     data = forest_data(summary, views)

@@ -18,18 +18,23 @@ from pytest_ghxbench.api import (
 )
 
 if TYPE_CHECKING:
+    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.records.row import Row
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    # `Row` pulls in pydantic; the plugin entry point imports this package in every pytest run,
-    # so the row model loads only when someone asks for it.
+    # `Row` and `RunSummary` pull in pydantic; the plugin entry point imports this package in
+    # every pytest run, so the models load only when someone asks for them.
     if name == "Row":
         from pytest_ghxbench.records.row import Row
 
         return Row
+    if name == "RunSummary":
+        from pytest_ghxbench.records.models import RunSummary
+
+        return RunSummary
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -41,6 +46,7 @@ __all__ = [
     "Row",
     "RunRequest",
     "RunResult",
+    "RunSummary",
     "Tokens",
     "ToolCall",
     "Usage",

@@ -14,6 +14,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_ghxbench.api import Adapter, Backend
+    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.records.row import Row
 
 
@@ -58,5 +59,11 @@ def pytest_ghxbench_row(row: Row, item: pytest.Item | None) -> None:
 
 
 @pytest.hookspec
-def pytest_ghxbench_summary(summary: dict[str, Any], config: pytest.Config) -> None:
-    """Called with the session summary (the ``summary.json`` dict) before the verdict is printed."""
+def pytest_ghxbench_summary(summary: RunSummary, config: pytest.Config) -> None:
+    """Called with the session's summary before the verdict is printed.
+
+    ``summary`` is the :class:`~pytest_ghxbench.RunSummary` that ``summary.json`` is written from
+    and every report is rendered from: ``summary.gate`` (passed, checks...), ``summary.modes``
+    and ``summary.scenarios`` (metric name to value), ``summary.run``. ``summary.to_json_dict()``
+    gives the JSON document. The gate's checks are already evaluated; treat it as read-only.
+    """

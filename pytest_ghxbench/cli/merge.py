@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from pytest_ghxbench.cli.exits import EXIT_USAGE, UsageError
 from pytest_ghxbench.cli.report_args import add_results_argument
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.records.store import RunDir, point_latest, runs_root, write_text_atomic
 
 __all__ = ["add_merge_arguments", "run_merge"]
@@ -55,7 +56,7 @@ def _out_dir(args: argparse.Namespace, run_id: str) -> RunDir:
     return RunDir(target)
 
 
-def _merge(args: argparse.Namespace, err: TextIO) -> tuple[dict[str, Any], int, str, RunDir]:
+def _merge(args: argparse.Namespace, err: TextIO) -> tuple[RunSummary, int, str, RunDir]:
     from pytest_ghxbench.records.store import new_run_id
     from pytest_ghxbench.runs.merge import MergeError, merged_plan, read_sources, write_merged_rows
 
@@ -89,7 +90,7 @@ def _merge(args: argparse.Namespace, err: TextIO) -> tuple[dict[str, Any], int, 
 
 def _summarize(
     out: RunDir, plan: Any, unverified: list[str], sources: Sequence[Any]
-) -> tuple[dict[str, Any], int, str]:
+) -> tuple[RunSummary, int, str]:
     from pytest_ghxbench.hooks.session_end import compute_exit_status, withhold_pass
     from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES, Profile
     from pytest_ghxbench.metrics.summary import build_summary
@@ -136,12 +137,12 @@ def _summarize(
         run_info=run_info,
     )
     _tool_surface(summary, sources)
-    summary["run"]["completeness"] = plan.completeness.block()
+    summary.run["completeness"] = plan.completeness.block()
     missing = [name.rsplit("::", 1)[-1] for name in plan.completeness.missing_names()]
     if missing:
-        summary["run"]["missing_examples"] = missing
+        summary.run["missing_examples"] = missing
     if plan.harness_errors:
-        summary["run"]["harness_errors"] = plan.harness_errors
+        summary.run["harness_errors"] = plan.harness_errors
     seal_summary(summary, out.rows_path, unverified)
     blockers = "; ".join(
         note
@@ -154,10 +155,10 @@ def _summarize(
         )
         if note
     )
-    withheld = withhold_pass(summary["gate"], blockers)
+    withheld = withhold_pass(summary.gate, blockers)
     failed = sum(1 for record in read.records if not (record.success and record.output_valid))
     status, why = compute_exit_status(
-        {**summary["gate"], "passed": True} if withheld else summary["gate"],
+        summary.gate.model_copy(update={"passed": True}) if withheld else summary.gate,
         current=0,
         required=spec.gate_required,
         strict=bool(getattr(spec, "strict", False)),
@@ -169,32 +170,30 @@ def _summarize(
         why = why.removeprefix(blockers).removeprefix("; ")
     from pytest_ghxbench.render.terminal import verdict_line
 
-    summary["run"]["exit_status"] = status
-    summary["run"]["verdict"] = verdict_line(summary, status, why)
+    summary.run["exit_status"] = status
+    summary.run["verdict"] = verdict_line(summary, status, why)
     return summary, status, why
 
 
-def _tool_surface(summary: dict[str, Any], sources: Sequence[Any]) -> None:
+def _tool_surface(summary: RunSummary, sources: Sequence[Any]) -> None:
     """What each mode shows the agent before any task, as the merged runs' summaries said."""
     for source in sources:
         if source.summary is None:
             continue
-        for mode, metrics in summary.get("modes", {}).items():
+        for mode, metrics in summary.modes.items():
             surface = source.summary.modes.get(mode, {}).get("tool_surface_tokens")
             if surface is not None:
                 metrics.setdefault("tool_surface_tokens", surface)
 
 
 def _write_outputs(
-    out: RunDir, summary: dict[str, Any], results: Path, *, report: bool = True
+    out: RunDir, summary: RunSummary, results: Path, *, report: bool = True
 ) -> list[str]:
-    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.render.html.run_report import write_run_report
     from pytest_ghxbench.render.markdown import render_markdown
 
-    document = RunSummary.model_validate(summary)
-    out.write_summary(document)
-    markdown = render_markdown(document.to_json_dict())
+    out.write_summary(summary)
+    markdown = render_markdown(summary)
     write_text_atomic(out.summary_md, markdown)
     if out.path.parent.resolve() == runs_root(results).resolve():
         point_latest(results, out)
@@ -227,9 +226,9 @@ def run_merge(
     except UsageError as exc:
         print(f"ghxbench merge: error: {exc}", file=err)
         return EXIT_USAGE
-    completeness = summary["run"]["completeness"]
+    completeness = summary.run["completeness"]
     print(
-        f"merged {len(summary['run']['merged_from'])} run(s): {summary['run']['row_count']} rows "
+        f"merged {len(summary.run['merged_from'])} run(s): {summary.run['row_count']} rows "
         f"of a plan of {completeness['expected_items']} items",
         file=out,
     )
@@ -242,7 +241,7 @@ def run_merge(
             print(line, file=out)
     print("", file=out)
     if not completeness["complete"]:
-        missing = summary["run"].get("missing_examples") or []
+        missing = summary.run.get("missing_examples") or []
         shown = f": {', '.join(missing)}" + (
             " ..." if completeness["missing_items"] > len(missing) else ""
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pytest_ghxbench.metrics.profiles import Profile
     from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.records.jsonl import RunFields
+    from pytest_ghxbench.records.models import GateResult, RunSummary
     from pytest_ghxbench.records.store import RunDir
 
 __all__ = ["run_report"]
@@ -61,8 +62,8 @@ def _write_text(path: Path, text: str, what: str) -> str:
     return f"wrote {what}: {path}"
 
 
-def _exit_status(gate: Mapping[str, Any], required: bool) -> tuple[int, str]:
-    if gate.get("evaluated") and gate.get("passed"):
+def _exit_status(gate: GateResult, required: bool) -> tuple[int, str]:
+    if gate.evaluated and gate.passed:
         return EXIT_OK, ""
     if required:
         return EXIT_GATE_FAILED, "gate required"
@@ -75,7 +76,7 @@ def _build(
     run_fields: Sequence[RunFields],
     files: Sequence[Path],
     profile: Profile,
-) -> dict[str, Any]:
+) -> RunSummary:
     from pytest_ghxbench.metrics.summary import build_summary
 
     return build_summary(
@@ -92,7 +93,7 @@ def _build(
 class _Outcome(NamedTuple):
     row_count: int
     file_count: int
-    summary: dict[str, Any]
+    summary: RunSummary
     status: int
     detail: str
     written: list[str]
@@ -131,7 +132,6 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     """Read, summarize, gate and write the requested files; ``UsageError`` on bad input."""
     from pytest_ghxbench.metrics.table import RowTable
     from pytest_ghxbench.records.jsonl import RowSourceError, read_row_records
-    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.render.markdown import render_markdown
 
     if args.resamples < 1:
@@ -165,11 +165,10 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
         _keep_reported_extras(runs[0], summary)
     _withhold_for_unfinished_runs(result.files, summary, err)
     _withhold_unverified(result.files, summary, err, allowed=args.allow_unverified)
-    gate = summary.get("gate") if isinstance(summary.get("gate"), Mapping) else {}
-    status, detail = _exit_status(gate or {}, args.gate)
+    status, detail = _exit_status(summary.gate, args.gate)
     written: list[str] = []
     if args.summary_json is not None:
-        document = RunSummary.model_validate(summary).to_json_dict()
+        document = summary.to_json_dict()
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         written.append(_write_text(args.summary_json, text, "summary JSON"))
     if args.summary_md is not None:
@@ -178,29 +177,27 @@ def _summarize(args: argparse.Namespace, err: TextIO) -> _Outcome:
     return _Outcome(len(result.records), len(result.files), summary, status, detail, written)
 
 
-def _withhold_for_unfinished_runs(
-    files: Sequence[Path], summary: dict[str, Any], err: TextIO
-) -> None:
+def _withhold_for_unfinished_runs(files: Sequence[Path], summary: RunSummary, err: TextIO) -> None:
     """An incomplete or unfinished run never reads as a pass: the gate recomputed from its
     rows is marked failed (its checks stay as computed), after a WARNING line per run."""
     from pytest_ghxbench.records.reading import unfinished_runs
 
     warnings, completeness = unfinished_runs(files)
     if completeness is not None:
-        summary.setdefault("run", {})["completeness"] = completeness
+        summary.run["completeness"] = completeness
     for warning in warnings:
         print(f"ghxbench report: WARNING: {warning}", file=err)
-    gate = summary.get("gate")
-    if warnings and isinstance(gate, dict):
-        if gate.get("evaluated") and gate.get("passed"):
-            gate["passed"] = False
-            gate["reason"] = "; ".join(warnings) + "; the checks over its rows passed"
-        elif not gate.get("evaluated"):
-            gate["reason"] = "; ".join([str(gate.get("reason") or ""), *warnings]).lstrip("; ")
+    gate = summary.gate
+    if warnings:
+        if gate.evaluated and gate.passed:
+            gate.passed = False
+            gate.reason = "; ".join(warnings) + "; the checks over its rows passed"
+        elif not gate.evaluated:
+            gate.reason = "; ".join([gate.reason, *warnings]).lstrip("; ")
 
 
 def _withhold_unverified(
-    files: Sequence[Path], summary: dict[str, Any], err: TextIO, *, allowed: bool
+    files: Sequence[Path], summary: RunSummary, err: TextIO, *, allowed: bool
 ) -> None:
     """Rows that are not one whole, sealed run's (module run.integrity) are reported as
     unverified, and their gate does not pass unless ``--allow-unverified`` is given."""
@@ -209,22 +206,22 @@ def _withhold_unverified(
     verification = verify_rows_files(files)
     if verification.verified:
         return
-    summary.setdefault("run", {})["unverified"] = verification.problems
+    summary.run["unverified"] = verification.problems
     for problem in verification.problems:
         print(f"ghxbench report: UNVERIFIED: {problem}", file=err)
     if allowed:
         print("ghxbench report: WARNING: unverified rows reported (--allow-unverified)", file=err)
         return
-    gate = summary.get("gate")
-    if isinstance(gate, dict) and gate.get("evaluated") and gate.get("passed"):
-        gate["passed"] = False
-        gate["reason"] = (
+    gate = summary.gate
+    if gate.evaluated and gate.passed:
+        gate.passed = False
+        gate.reason = (
             f"unverified: {'; '.join(verification.problems)}; the checks over the rows "
             "passed (--allow-unverified reports them anyway)"
         )
 
 
-def _keep_reported_extras(run: RunDir, summary: dict[str, Any]) -> None:
+def _keep_reported_extras(run: RunDir, summary: RunSummary) -> None:
     """What the adapter reported in the session and rows do not hold (the tool surface each
     mode shows the agent) comes from the run's own summary."""
     try:
@@ -233,7 +230,7 @@ def _keep_reported_extras(run: RunDir, summary: dict[str, Any]) -> None:
         return
     if recorded is None:
         return
-    for mode, metrics in summary.get("modes", {}).items():
+    for mode, metrics in summary.modes.items():
         surface = recorded.modes.get(mode, {}).get("tool_surface_tokens")
         if surface is not None:
             metrics["tool_surface_tokens"] = surface

@@ -163,7 +163,7 @@ def _comparison(tr: Any, ended: SessionEnd, recorder: RowRecorder, config: pytes
 
 def _run_notes(tr: Any, ended: SessionEnd, recorder: RowRecorder, config: pytest.Config) -> None:
     """Budget, completeness and the session's own problems."""
-    budget = ended.summary["run"].get("budget")
+    budget = ended.summary.run.get("budget")
     if budget:
         tr.write_line("")
         tr.write_line(budget_line(budget), yellow=bool(budget["skipped_items"]))
@@ -196,7 +196,7 @@ def _footer(tr: Any, ended: SessionEnd, recorder: RowRecorder, config: pytest.Co
     tr.write_line(f"run: {run.path} (rows.jsonl, transcripts/, summary.json, summary.md)")
     if ended.report is not None:
         tr.write_line(f"report: {ended.report}")
-    power = ended.summary["run"].get("power")
+    power = ended.summary.run.get("power")
     if isinstance(power, dict) and power.get("line"):
         tr.write_line(str(power["line"]))
     tr.write_line(

@@ -22,6 +22,7 @@ import pytest
 from _pytest._code.code import ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
 
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.records.row import Row
 
 GATE_NODEID = "ghxbench::gate"
@@ -97,11 +98,11 @@ class _VerdictRepr(TerminalRepr):
             tw.line(line)
 
 
-def verdict_reports(summary: Mapping[str, Any], exit_status: int) -> list[pytest.TestReport]:
+def verdict_reports(summary: RunSummary, exit_status: int) -> list[pytest.TestReport]:
     """The setup, call and teardown reports of the verdict's testcase."""
     from pytest_ghxbench.render.terminal import checks_table
 
-    run = summary.get("run") or {}
+    run = summary.run
     line = str(run.get("verdict") or f"ghxbench verdict: exit {exit_status}")
     outcome = "failed" if exit_status != 0 else "passed"
     properties: list[tuple[str, object]] = [
@@ -133,7 +134,7 @@ def verdict_reports(summary: Mapping[str, Any], exit_status: int) -> list[pytest
     ]
 
 
-def log_verdict(config: pytest.Config, summary: Mapping[str, Any], exit_status: int) -> None:
+def log_verdict(config: pytest.Config, summary: RunSummary, exit_status: int) -> None:
     """Log the verdict's testcase to the report consumers (see the module's docstring). Call it
     before junitxml's ``pytest_sessionfinish`` writes the file."""
     plugins = config.pluginmanager

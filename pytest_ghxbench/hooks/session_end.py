@@ -6,7 +6,6 @@ import glob
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,7 +16,7 @@ from pytest_ghxbench.hooks.recorder import RowRecorder
 from pytest_ghxbench.hooks.session import GhxSession
 from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.records.jsonl import read_rows
-from pytest_ghxbench.records.models import RunSummary
+from pytest_ghxbench.records.models import GateResult, RunSummary
 from pytest_ghxbench.records.row import Row
 from pytest_ghxbench.records.store import RunDir, point_latest, runs_root, write_text_atomic
 from pytest_ghxbench.render.markdown import render_markdown
@@ -33,7 +32,7 @@ class SessionEnd:
     """What the session's end produced: the summary, the exit status and why, the report."""
 
     completeness: Completeness
-    summary: dict[str, Any]
+    summary: RunSummary
     exit_status: int
     why: str
     problems: list[str]
@@ -71,7 +70,7 @@ def _unverified_baseline(session: GhxSession, own: Path) -> str:
 
 
 def compute_exit_status(
-    gate: dict[str, Any],
+    gate: GateResult,
     *,
     current: int,
     required: bool,
@@ -88,8 +87,8 @@ def compute_exit_status(
         return current, _notes(
             blockers, f"pytest ended with exit status {current} before the gate could decide"
         )
-    if gate.get("evaluated"):
-        if not gate.get("passed"):
+    if gate.evaluated:
+        if not gate.passed:
             return 1, blockers
         if strict and failed_items:
             return 1, _notes(blockers, f"--ghx-strict and {failed_items} item(s) failed")
@@ -107,14 +106,14 @@ def compute_exit_status(
     return current, "advisory: pytest's own status applies"
 
 
-def withhold_pass(gate: dict[str, Any], blockers: str) -> bool:
+def withhold_pass(gate: GateResult, blockers: str) -> bool:
     """A gate whose checks passed over the rows that exist does not pass a run with
     ``blockers``: it is marked failed with them as its reason (the checks stay as computed).
     True when it was."""
-    if not blockers or not (gate.get("evaluated") and gate.get("passed")):
+    if not blockers or not (gate.evaluated and gate.passed):
         return False
-    gate["passed"] = False
-    gate["reason"] = f"{blockers}; the checks over the rows that exist passed"
+    gate.passed = False
+    gate.reason = f"{blockers}; the checks over the rows that exist passed"
     return True
 
 
@@ -158,30 +157,30 @@ def finish_session(
     _add_power_note(session, rows, summary, problems)
     budget = Budget.of(settings)
     if budget is not None:
-        summary["run"]["budget"] = budget.block(recorder.spend, len(recorder.budget_skipped))
+        summary.run["budget"] = budget.block(recorder.spend, len(recorder.budget_skipped))
     completeness = recorder.completeness()
-    summary["run"]["completeness"] = completeness.block()
+    summary.run["completeness"] = completeness.block()
     if recorder.harness:
-        summary["run"]["harness_errors"] = recorder.harness.lines()
+        summary.run["harness_errors"] = recorder.harness.lines()
     seal_summary(summary, recorder.path)
     blockers = _notes(
         completeness.note(), recorder.harness.note(), _unverified_baseline(session, recorder.path)
     )
-    withheld = withhold_pass(summary["gate"], blockers)
+    withheld = withhold_pass(summary.gate, blockers)
     try:
         config.hook.pytest_ghxbench_summary(summary=summary, config=config)
     except Exception as exc:
         recorder.hook_errors.append(f"pytest_ghxbench_summary raised {type(exc).__name__}: {exc}")
     comparison = compare_with_base(session, list(recorder.rows.values()), problems)
     if comparison is not None:
-        summary["comparison"] = comparison.model_dump(mode="json")
-    gate = summary["gate"]
+        summary.comparison = comparison.model_dump(mode="json")
+    gate = summary.gate
     if settings.shard is not None:
         # A shard holds some of the scenarios: its gate is information, and the merged run's
         # decides (ghxbench merge). The shard fails only for what went wrong in it.
-        gate = {"evaluated": True, "passed": True}
+        gate = gate.model_copy(update={"evaluated": True, "passed": True})
     elif withheld:
-        gate = {**gate, "passed": True}
+        gate = gate.model_copy(update={"passed": True})
     status, why = compute_exit_status(
         gate,
         current=current_status,
@@ -200,8 +199,8 @@ def finish_session(
         status, why = (
             (1, broken) if status == 0 else (status, f"{why}; {broken}" if why else broken)
         )
-    summary["run"]["exit_status"] = status
-    summary["run"]["verdict"] = verdict_line(summary, status, why)
+    summary.run["exit_status"] = status
+    summary.run["verdict"] = verdict_line(summary, status, why)
     try:
         _write_outputs(session, summary)
     except OSError as exc:  # a full disk: the verdict stands, but it is not a pass
@@ -233,13 +232,13 @@ def _write_report(session: GhxSession, problems: list[str]) -> Path | None:
 
 
 def _add_power_note(
-    session: GhxSession, rows: list[Row], summary: dict[str, Any], problems: list[str]
+    session: GhxSession, rows: list[Row], summary: RunSummary, problems: list[str]
 ) -> None:
     """``run.power``: how often a true reduction of ``--ghx-power-effect`` would pass this
     gate at the run's noise, so an underpowered run is not read as a worse interface."""
-    gate = summary["gate"]
+    gate = summary.gate
     effect = session.settings.power_effect
-    if not effect or not gate.get("evaluated"):
+    if not effect or not gate.evaluated:
         return
     from pytest_ghxbench.metrics.power import power_note
 
@@ -248,17 +247,17 @@ def _add_power_note(
             rows,
             session.profile,
             effect_pct=effect,
-            baseline=str(gate["baseline"]),
-            candidate=str(gate["candidate"]),
+            baseline=gate.baseline,
+            candidate=gate.candidate,
         )
     except Exception as exc:  # a reporting extra must never break the verdict
         problems.append(f"power note not computed: {type(exc).__name__}: {exc}")
         return
     if note is not None:
-        summary["run"]["power"] = note.to_json_dict()
+        summary.run["power"] = note.to_json_dict()
 
 
-def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:
+def _add_tool_surface(session: GhxSession, summary: RunSummary) -> None:
     """An adapter that knows what each mode puts in front of the agent before any task (tool
     definitions and instructions) reports it through an optional ``tool_surface_tokens(mode,
     instructions)``; it often decides what a mode costs, so the summary shows it per mode."""
@@ -268,7 +267,7 @@ def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:
     from pytest_ghxbench.scenario.prompt import mode_instructions
 
     overrides = session.settings.tables.get("mode_instructions")
-    for mode, metrics in summary.get("modes", {}).items():
+    for mode, metrics in summary.modes.items():
         if mode not in session.adapter.modes:
             continue
         try:
@@ -277,13 +276,13 @@ def _add_tool_surface(session: GhxSession, summary: dict[str, Any]) -> None:
             metrics["tool_surface_tokens"] = None
 
 
-def _write_outputs(session: GhxSession, summary: dict[str, Any]) -> None:
+def _write_outputs(session: GhxSession, summary: RunSummary) -> None:
     run = session.run_dir
     if session.resume is not None:
         note_resumed(run, len(session.resume.todo))
-    clean = RunSummary.model_validate(session.redactor.obj(summary))
+    clean = RunSummary.model_validate(session.redactor.obj(summary.to_json_dict()))
     run.write_summary(clean)
-    markdown = session.redactor.text(render_markdown(clean.to_json_dict()))
+    markdown = session.redactor.text(render_markdown(clean))
     write_text_atomic(run.summary_md, markdown)
     if run.path.parent.resolve() == runs_root(session.settings.results_dir).resolve():
         point_latest(session.settings.results_dir, run)

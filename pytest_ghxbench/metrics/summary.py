@@ -19,7 +19,7 @@ from pytest_ghxbench.metrics.stats import (
     sorted_percentile,
 )
 from pytest_ghxbench.metrics.table import GroupColumns, RowTable, reliability_rates
-from pytest_ghxbench.records.models import SCHEMA_VERSION
+from pytest_ghxbench.records.models import SCHEMA_VERSION, RunSummary
 from pytest_ghxbench.records.row import Row
 
 __all__ = [
@@ -123,7 +123,7 @@ def build_summary(
     seed: int = 0,
     resamples: int = 10_000,
     generated_at: str | None = None,
-) -> dict[str, Any]:
+) -> RunSummary:
     """The ``summary.json`` document for ``rows`` (or the :class:`RowTable` already made of them).
 
     Keys: ``generated_at`` (ISO 8601 UTC; now unless given), ``run`` (a copy of ``run_info``
@@ -166,8 +166,7 @@ def build_summary(
             resamples=resamples,
         ),
     }
-    safe: dict[str, Any] = json_safe(summary)
-    return safe
+    return RunSummary.model_validate(json_safe(summary))
 
 
 def pass_hat_k(scenarios: Sequence[GroupColumns], k: int | None = None) -> dict[str, Any]:

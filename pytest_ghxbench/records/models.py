@@ -167,8 +167,10 @@ class RunCompleteness(BaseModel):
 class RunSummary(BaseModel):
     """``summary.json``: per-mode and per-scenario metrics, the gate and the run it describes.
 
-    The metric tables stay mappings of metric name to value (SPEC section 8 names them; a
-    report adds its own), so the model types what every reader relies on and keeps the rest.
+    Built once at the end of a session (or by ``ghxbench report`` and ``ghxbench merge``) and
+    handed as this object to the ``pytest_ghxbench_summary`` hook and to every renderer. The
+    metric tables stay mappings of metric name to value (SPEC section 8 names them; a report
+    adds its own), so the model types what every reader relies on and keeps the rest.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -180,6 +182,8 @@ class RunSummary(BaseModel):
     scenarios: dict[str, dict[str, dict[str, Any]]] = Field(default_factory=dict)
     delta: dict[str, Any] = Field(default_factory=dict)
     gate: GateResult
+    comparison: dict[str, Any] | None = None
+    """The ``--ghx-compare`` result, when the session compared itself with a base run."""
 
     _check_version = field_validator("schema_version")(_known_version)
 
@@ -200,4 +204,7 @@ class RunSummary(BaseModel):
 
     def to_json_dict(self) -> dict[str, Any]:
         """The JSON document, exactly as ``summary.json`` holds it."""
-        return self.model_dump(mode="json", exclude_none=False)
+        data = self.model_dump(mode="json", exclude_none=False)
+        if data.get("comparison") is None:
+            del data["comparison"]
+        return data

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.records.models import RunSummary
+
 __all__ = ["KIND_NAMES", "gap_count_text", "gap_lines", "gaps_markdown"]
 
 KIND_NAMES: dict[str, tuple[str, str]] = {
@@ -24,14 +26,11 @@ def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _with_gaps(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    modes = summary.get("modes")
-    if not isinstance(modes, Mapping):
-        return []
+def _with_gaps(summary: RunSummary) -> list[tuple[str, Mapping[str, Any]]]:
     return [
-        (str(mode), metrics)
-        for mode, metrics in modes.items()
-        if isinstance(metrics, Mapping) and _count(metrics.get("sandbox_gap_items")) > 0
+        (mode, metrics)
+        for mode, metrics in summary.modes.items()
+        if _count(metrics.get("sandbox_gap_items")) > 0
     ]
 
 
@@ -51,7 +50,7 @@ def gap_count_text(metrics: Mapping[str, Any]) -> str:
     return f"{head}: {', '.join(parts)}" if parts else head
 
 
-def gap_lines(summary: Mapping[str, Any]) -> list[str]:
+def gap_lines(summary: RunSummary) -> list[str]:
     """``sandbox gaps: mcp 12 of 24 items (31 gaps: ...) — its numbers may not transfer to
     GitHub``, one line per mode whose items met a gap; none when no item did."""
     return [
@@ -61,7 +60,7 @@ def gap_lines(summary: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def gaps_markdown(summary: Mapping[str, Any]) -> list[str]:
+def gaps_markdown(summary: RunSummary) -> list[str]:
     """The ``summary.md`` section: a table of the modes whose items met gaps (none when no
     item did)."""
     found = _with_gaps(summary)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_ghxbench.records.models import GateResult, RunSummary
 from pytest_ghxbench.render.gaps import gaps_markdown
 from pytest_ghxbench.render.terminal import (
     MISSING,
@@ -78,36 +79,30 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _check_list(gate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return [check for check in gate.get("checks") or [] if isinstance(check, Mapping)]
-
-
-def _headline(gate: Mapping[str, Any]) -> str:
-    if not gate:
-        return "## ghxbench: no gate computed"
-    profile = gate.get("profile") or "?"
-    comparison = f"`{gate.get('baseline') or '?'}` → `{gate.get('candidate') or '?'}`"
-    if not gate.get("evaluated"):
-        reason = gate.get("reason") or "no reason given"
+def _headline(gate: GateResult) -> str:
+    profile = gate.profile or "?"
+    comparison = f"`{gate.baseline or '?'}` → `{gate.candidate or '?'}`"
+    if not gate.evaluated:
+        reason = gate.reason or "no reason given"
         return f"## ⚠️ ghxbench gate `{profile}` not evaluated ({comparison}): {reason}"
-    checks = _check_list(gate)
-    if gate.get("passed"):
+    checks = gate.checks
+    if gate.passed:
         return f"## ✅ ghxbench gate `{profile}` passed ({comparison}, {len(checks)} checks)"
-    failed = [f"`{check.get('name', '?')}`" for check in checks if not check.get("passed")]
+    failed = [f"`{check.name}`" for check in checks if not check.passed]
     what = (
         f"{len(failed)} of {len(checks)} checks failed: {', '.join(failed)}"
         if failed
-        else (str(gate.get("reason") or "failed"))
+        else (gate.reason or "failed")
     )
     return f"## ❌ ghxbench gate `{profile}` failed ({comparison}): {what}"
 
 
-def _run_section(summary: Mapping[str, Any]) -> list[str]:
-    run = _mapping(summary.get("run"))
+def _run_section(summary: RunSummary) -> list[str]:
+    run = summary.run
     items = [(key, run.get(key)) for key in _RUN_FIELDS]
     items.extend((key, value) for key, value in run.items() if key not in _RUN_FIELDS)
-    if summary.get("generated_at"):
-        items.append(("generated at", summary["generated_at"]))
+    if summary.generated_at:
+        items.append(("generated at", summary.generated_at))
     lines = ["### Run", ""]
     for key, value in items:
         if isinstance(value, (list, tuple)):
@@ -125,46 +120,37 @@ def _run_section(summary: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _modes_section(summary: Mapping[str, Any]) -> list[str]:
-    modes = _mapping(summary.get("modes"))
+def _modes_section(summary: RunSummary) -> list[str]:
+    modes = summary.modes
     if not modes:
         return ["### Modes", "", "No rows."]
     columns = mode_columns(summary)
     header = ["mode", *(title for _, title, _ in columns)]
     rows = [
-        [f"`{mode}`", *(format_number(_mapping(m).get(key), kind) for key, _, kind in columns)]
+        [f"`{mode}`", *(format_number(m.get(key), kind) for key, _, kind in columns)]
         for mode, m in modes.items()
     ]
     dist_header = ["mode", *(title for _, title, _ in _DISTRIBUTION_COLUMNS), "model"]
     dist_rows = [
         [
             f"`{mode}`",
-            *(format_number(_mapping(m).get(key), kind) for key, _, kind in _DISTRIBUTION_COLUMNS),
-            str(_mapping(m).get("model_signature") or MISSING),
+            *(format_number(m.get(key), kind) for key, _, kind in _DISTRIBUTION_COLUMNS),
+            str(m.get("model_signature") or MISSING),
         ]
         for mode, m in modes.items()
     ]
     return ["### Modes", "", *_table(header, rows), "", *_table(dist_header, dist_rows)]
 
 
-def _checks_section(gate: Mapping[str, Any]) -> list[str]:
-    checks = _check_list(gate)
-    if not checks:
+def _checks_section(gate: GateResult) -> list[str]:
+    if not gate.checks:
         return []
     rows = []
-    for check in checks:
-        name = str(check.get("name", "?"))
-        kind = check_unit(name)
-        operator = str(check.get("operator") or "")
-        threshold = format_number(check.get("threshold"), kind)
-        rule = f"{_OPERATOR_SYMBOLS.get(operator, operator)} {threshold}"
+    for check in gate.checks:
+        threshold = format_number(check.threshold, check_unit(check.name))
+        rule = f"{_OPERATOR_SYMBOLS.get(check.operator, check.operator)} {threshold}"
         rows.append(
-            [
-                f"`{name}`",
-                check_value(check),
-                rule,
-                "✅ pass" if check.get("passed") else "❌ fail",
-            ]
+            [f"`{check.name}`", check_value(check), rule, "✅ pass" if check.passed else "❌ fail"]
         )
     return ["### Checks", "", *_table(["check", "value", "rule", "result"], rows, align_left=1)]
 
@@ -177,8 +163,8 @@ def _interval(value: Any) -> str:
     return ""
 
 
-def _efficiency_section(gate: Mapping[str, Any]) -> list[str]:
-    efficiency = _mapping(gate.get("efficiency"))
+def _efficiency_section(gate: GateResult) -> list[str]:
+    efficiency = gate.efficiency
     if not efficiency:
         return []
     eligible = format_number(efficiency.get("eligible_scenario_count"), "int")
@@ -228,10 +214,10 @@ def _folded(title: str, table: list[str], rows: int) -> list[str]:
     return ["<details>", f"<summary>{title}</summary>", "", *table, "", "</details>"]
 
 
-def _reliability_section(gate: Mapping[str, Any]) -> list[str]:
+def _reliability_section(gate: GateResult) -> list[str]:
     """Baseline and candidate side by side (``baseline_X`` / ``candidate_X`` keys), then the
     remaining scalar values."""
-    reliability = _mapping(gate.get("reliability"))
+    reliability = gate.reliability
     paired = [
         key[len("baseline_") :]
         for key in reliability
@@ -247,8 +233,8 @@ def _reliability_section(gate: Mapping[str, Any]) -> list[str]:
         return []
     lines = ["### Reliability (all rows)", ""]
     if paired:
-        header = ["metric", f"`{gate.get('baseline') or 'baseline'}`"]
-        header.append(f"`{gate.get('candidate') or 'candidate'}`")
+        header = ["metric", f"`{gate.baseline or 'baseline'}`"]
+        header.append(f"`{gate.candidate or 'candidate'}`")
         rows = [
             [
                 name.replace("_", " "),
@@ -301,19 +287,16 @@ def _efficiency_scenarios(efficiency: Mapping[str, Any]) -> list[str]:
     return _folded(title, _table(header, rows, align_left=3), len(rows))
 
 
-def _scenarios_section(summary: Mapping[str, Any]) -> list[str]:
-    scenarios = _mapping(summary.get("scenarios"))
+def _scenarios_section(summary: RunSummary) -> list[str]:
+    scenarios = summary.scenarios
     rows = []
     for scenario_id, per_mode in sorted(scenarios.items()):
-        for mode, metrics in _mapping(per_mode).items():
+        for mode, metrics in per_mode.items():
             rows.append(
                 [
                     f"`{scenario_id}`",
                     f"`{mode}`",
-                    *(
-                        format_number(_mapping(metrics).get(key), kind)
-                        for key, _, kind in _SCENARIO_COLUMNS
-                    ),
+                    *(format_number(metrics.get(key), kind) for key, _, kind in _SCENARIO_COLUMNS),
                 ]
             )
     if not rows:
@@ -325,12 +308,12 @@ def _scenarios_section(summary: Mapping[str, Any]) -> list[str]:
     return ["<details>", f"<summary>{title}</summary>", "", *table, "", "</details>"]
 
 
-def render_markdown(summary: Mapping[str, Any]) -> str:
+def render_markdown(summary: RunSummary) -> str:
     """The summary as Markdown: verdict headline, run info, per-mode tables, the modes whose
     items met sandbox gaps, gate checks, efficiency details with confidence intervals, and the
     per-scenario table (folded into a ``<details>`` block when long). Missing values show as
     "—"."""
-    gate = _mapping(summary.get("gate"))
+    gate = summary.gate
     sections = [
         [_headline(gate)],
         _run_section(summary),

@@ -1,14 +1,16 @@
 """Plain-text rendering of a summary for the terminal: per-mode table, checks table, verdict.
 
-Every function takes the summary dict of SPEC section 8 and tolerates missing keys and ``None``
-values (shown as "—"), so a partial summary still renders.
+Every function takes the :class:`~pytest_ghxbench.records.models.RunSummary`; a metric a mode
+lacks (a summary written by an older version) or that is ``None`` is shown as "—".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
+
+from pytest_ghxbench.records.models import GateCheck, RunSummary
 
 __all__ = [
     "CHECK_VALUE_PREFIXES",
@@ -103,23 +105,17 @@ CHECK_VALUE_PREFIXES = {"efficiency_cost_reduction": "min"}
 """Check name -> the word before its value: ``min 0.7%`` (the minimum over scenarios)."""
 
 
-def check_value(check: Mapping[str, Any]) -> str:
+def check_value(check: GateCheck) -> str:
     """A check's value as shown: ``15.7%``, ``+0.0 pp``, or ``min 0.7%`` for the cost check."""
-    name = str(check.get("name", "?"))
-    text = format_number(check.get("value"), check_unit(name))
-    prefix = CHECK_VALUE_PREFIXES.get(name)
+    text = format_number(check.value, check_unit(check.name))
+    prefix = CHECK_VALUE_PREFIXES.get(check.name)
     return f"{prefix} {text}" if prefix and text != MISSING else text
 
 
-def _modes(summary: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
-    modes = summary.get("modes")
-    return modes if isinstance(modes, Mapping) else {}
-
-
-def mode_columns(summary: Mapping[str, Any]) -> tuple[tuple[str, str, str], ...]:
+def mode_columns(summary: RunSummary) -> tuple[tuple[str, str, str], ...]:
     """The per-mode columns to show: :data:`MODE_COLUMNS`, with pass^k and tool-surface tokens
     when any mode has them (summaries written before pass^k existed have not)."""
-    modes = _modes(summary).values()
+    modes = summary.modes.values()
     columns = MODE_COLUMNS
     if any(metrics.get("pass_hat_k") is not None for metrics in modes):
         columns = (*columns[:2], *_PASS_K_COLUMNS, *columns[2:])
@@ -140,18 +136,17 @@ def _align(rows: Sequence[Sequence[str]], left_columns: int = 1) -> list[str]:
     return lines
 
 
-def mode_table(summary: Mapping[str, Any]) -> list[str]:
+def mode_table(summary: RunSummary) -> list[str]:
     """An aligned table with one line per mode (plus a header); empty when there are no modes."""
-    modes = _modes(summary)
+    modes = summary.modes
     if not modes:
         return []
     columns = mode_columns(summary)
     header = ["mode", *(title for _, title, _ in columns)]
-    gate = summary.get("gate")
-    gated = {gate.get("baseline"), gate.get("candidate")} if isinstance(gate, Mapping) else set()
+    gated = {summary.gate.baseline, summary.gate.candidate}
     body = [
         [
-            str(mode) if not gated or mode in gated else f"{mode} (not gated)",
+            mode if mode in gated else f"{mode} (not gated)",
             *(format_number(metrics.get(key), kind) for key, _, kind in columns),
         ]
         for mode, metrics in modes.items()
@@ -159,19 +154,15 @@ def mode_table(summary: Mapping[str, Any]) -> list[str]:
     return _align([header, *body])
 
 
-def scenario_reliability(summary: Mapping[str, Any], limit: int = 10) -> list[str]:
+def scenario_reliability(summary: RunSummary, limit: int = 10) -> list[str]:
     """pass^k per scenario x mode, where it is below 100% (some repetition failed), worst
     first and at most ``limit`` lines; one line saying so when every one passed all its
     repetitions. Empty for summaries without per-scenario pass^k."""
-    scenarios = summary.get("scenarios")
-    if not isinstance(scenarios, Mapping):
-        return []
     groups = [
-        (str(scenario_id), str(mode), metrics)
-        for scenario_id, per_mode in scenarios.items()
-        if isinstance(per_mode, Mapping)
+        (scenario_id, mode, metrics)
+        for scenario_id, per_mode in summary.scenarios.items()
         for mode, metrics in per_mode.items()
-        if isinstance(metrics, Mapping) and _as_float(metrics.get("pass_hat_k")) is not None
+        if _as_float(metrics.get("pass_hat_k")) is not None
     ]
     if not groups:
         return []
@@ -199,61 +190,47 @@ def scenario_reliability(summary: Mapping[str, Any], limit: int = 10) -> list[st
     return lines
 
 
-def _checks(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    gate = summary.get("gate")
-    if not isinstance(gate, Mapping):
-        return []
-    checks = gate.get("checks") or []
-    return [check for check in checks if isinstance(check, Mapping)]
-
-
-def checks_table(summary: Mapping[str, Any]) -> list[str]:
+def checks_table(summary: RunSummary) -> list[str]:
     """An aligned table with one line per gate check: PASS/FAIL, name, value, operator,
     threshold. Empty when the gate has no checks (e.g. it was not evaluated)."""
-    checks = _checks(summary)
+    checks = summary.gate.checks
     if not checks:
         return []
     header = ["result", "check", "value", "op", "threshold"]
-    body = []
-    for check in checks:
-        name = str(check.get("name", "?"))
-        kind = check_unit(name)
-        body.append(
-            [
-                "PASS" if check.get("passed") else "FAIL",
-                name,
-                check_value(check),
-                str(check.get("operator") or ""),
-                format_number(check.get("threshold"), kind),
-            ]
-        )
+    body = [
+        [
+            "PASS" if check.passed else "FAIL",
+            check.name,
+            check_value(check),
+            check.operator,
+            format_number(check.threshold, check_unit(check.name)),
+        ]
+        for check in checks
+    ]
     return _align([header, *body], left_columns=2)
 
 
-def verdict_line(summary: Mapping[str, Any], exit_status: int, detail: str = "") -> str:
+def verdict_line(summary: RunSummary, exit_status: int, detail: str = "") -> str:
     """The one-line verdict, e.g. ``ghxbench verdict: gate verify_pr PASSED (10/10 checks) ->
     exit 0``. ``detail`` is appended in parentheses (e.g. "gate required")."""
     suffix = f" -> exit {exit_status}" + (f" ({detail})" if detail else "")
-    gate = summary.get("gate")
-    if not isinstance(gate, Mapping):
-        return f"ghxbench verdict: no gate computed{suffix}"
-    label = f"gate {gate.get('profile') or '?'}"
-    if gate.get("candidate") and gate.get("baseline"):
-        label += f" ({gate['candidate']} vs {gate['baseline']})"
-    if not gate.get("evaluated"):
-        reason = gate.get("reason") or "no reason given"
+    gate = summary.gate
+    label = f"gate {gate.profile or '?'}"
+    if gate.candidate and gate.baseline:
+        label += f" ({gate.candidate} vs {gate.baseline})"
+    if not gate.evaluated:
+        reason = gate.reason or "no reason given"
         return f"ghxbench verdict: {label} NOT EVALUATED: {reason}{suffix}"
-    checks = _checks(summary)
-    if gate.get("passed"):
-        passed = sum(1 for check in checks if check.get("passed"))
+    checks = gate.checks
+    if gate.passed:
+        passed = sum(1 for check in checks if check.passed)
         return f"ghxbench verdict: {label} PASSED ({passed}/{len(checks)} checks){suffix}"
-    failed = [str(check.get("name", "?")) for check in checks if not check.get("passed")]
+    failed = [check.name for check in checks if not check.passed]
     if failed:
         counts = f"{len(failed)}/{len(checks)}: {', '.join(failed)}"
-        efficiency = gate.get("efficiency")
-        note = efficiency.get("coverage_note") if isinstance(efficiency, Mapping) else None
+        note = gate.efficiency.get("coverage_note")
         if note:
             counts += f"; coverage 0%: {note}"
     else:
-        counts = str(gate.get("reason") or "no failing check reported")
+        counts = gate.reason or "no failing check reported"
     return f"ghxbench verdict: {label} FAILED ({counts}){suffix}"

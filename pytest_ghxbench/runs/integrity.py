@@ -67,13 +67,13 @@ class RowsSeal:
         return {"rows_digest": self.digest, "rows_count": self.rows}
 
 
-def seal_summary(summary: dict[str, Any], rows_path: Path, unverified: Sequence[str] = ()) -> None:
-    """Record the seal of ``rows_path`` in ``summary["run"]["integrity"]``, with the problems
+def seal_summary(summary: RunSummary, rows_path: Path, unverified: Sequence[str] = ()) -> None:
+    """Record the seal of ``rows_path`` in ``summary.run["integrity"]``, with the problems
     of sources that could not be verified (a merge of unverified runs)."""
     block = RowsSeal.of_file(rows_path).block()
     if unverified:
         block["unverified"] = list(unverified)
-    summary.setdefault("run", {})[INTEGRITY] = block
+    summary.run[INTEGRITY] = block
 
 
 @dataclass

@@ -51,20 +51,20 @@ def test_summary_is_json_with_rates_in_range(generated: list[Row], minimum: int)
     summary = build_summary(
         generated, profile=profile, baseline="agent_direct", candidate="ghx", resamples=50
     )
-    json.dumps(summary, allow_nan=False)  # raises on NaN/inf or non-JSON types
-    for metrics in summary["modes"].values():
+    json.dumps(summary.to_json_dict(), allow_nan=False)  # raises on NaN/inf or non-JSON types
+    for metrics in summary.modes.values():
         for name in RATE_METRICS:
             assert 0 <= metrics[name] <= 100
         slack = 1e-9 * max(1.0, metrics["p95_latency_ms"])  # one rounding step of headroom
         assert metrics["median_latency_ms"] <= metrics["p90_latency_ms"] + slack
         assert metrics["p90_latency_ms"] <= metrics["p95_latency_ms"] + slack
         assert metrics["iqr_latency_ms"] >= 0
-    gate = summary["gate"]
-    if gate["evaluated"]:
-        coverage = gate["efficiency"]["coverage_pct"]
+    gate = summary.gate
+    if gate.evaluated:
+        coverage = gate.efficiency["coverage_pct"]
         assert 0 <= coverage <= 100
-        assert gate["passed"] == all(check["passed"] for check in gate["checks"])
-        assert len(gate["checks"]) == 10
-        interval = gate["efficiency"]["tokens_active_reduction_ci95"]
+        assert gate.passed == all(check.passed for check in gate.checks)
+        assert len(gate.checks) == 10
+        interval = gate.efficiency["tokens_active_reduction_ci95"]
         if interval is not None:
             assert interval[0] <= interval[1]

@@ -147,7 +147,7 @@ def test_a_table_of_records_summarizes_like_a_table_of_rows():
 
     assert build_summary(table, **options) == build_summary(rows, **options)
     assert table.model_signatures == ["openai/gpt-test", "anthropic/claude"]
-    ghx = build_summary(table, **options)["modes"]["ghx"]
+    ghx = build_summary(table, **options).modes["ghx"]
     # 5 ghx rows: 2 runner errors (1 a timeout), 1 retried
     assert (ghx["runner_failure_rate"], ghx["timeout_stall_rate"]) == (40.0, 20.0)
     assert ghx["retry_rate"] == 20.0

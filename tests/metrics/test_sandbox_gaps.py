@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
 from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.records.row import Row, RowRecord, SandboxGap, plain_row_validator
 
 from .factory import make_row
@@ -34,7 +35,7 @@ def rows() -> list[Row]:
     ]
 
 
-def summarize(table: RowTable | list[Row]) -> dict[str, Any]:
+def summarize(table: RowTable | list[Row]) -> RunSummary:
     return build_summary(
         table, profile=BUILTIN_PROFILES["verify_pr"], baseline="mcp", candidate="ghx"
     )
@@ -68,7 +69,7 @@ def test_a_gap_counts_at_least_one_request(count: Any) -> None:
 
 
 def test_the_summary_counts_items_with_gaps_and_their_gaps_per_mode() -> None:
-    modes = summarize(rows())["modes"]
+    modes = summarize(rows()).modes
     assert (
         modes["mcp"]["sandbox_gap_items"],
         modes["mcp"]["sandbox_gaps"],
@@ -83,10 +84,10 @@ def test_the_summary_counts_items_with_gaps_and_their_gaps_per_mode() -> None:
 
 def test_scenarios_and_the_delta_have_them_too() -> None:
     summary = summarize(rows())
-    assert summary["scenarios"]["b-001"]["mcp"]["sandbox_gap_items"] == 1
-    assert summary["scenarios"]["b-001"]["mcp"]["sandbox_gaps"] == 1
-    assert summary["delta"]["sandbox_gaps"] == -4  # candidate minus baseline
-    assert "sandbox_gap_kinds" not in summary["delta"]
+    assert summary.scenarios["b-001"]["mcp"]["sandbox_gap_items"] == 1
+    assert summary.scenarios["b-001"]["mcp"]["sandbox_gaps"] == 1
+    assert summary.delta["sandbox_gaps"] == -4  # candidate minus baseline
+    assert "sandbox_gap_kinds" not in summary.delta
 
 
 def test_records_read_from_json_give_the_same_summary() -> None:
@@ -96,4 +97,4 @@ def test_records_read_from_json_give_the_same_summary() -> None:
     from_rows = summarize(rows())
     for mode in ("mcp", "ghx"):
         for key in ("sandbox_gap_items", "sandbox_gaps", "sandbox_gap_kinds"):
-            assert from_records["modes"][mode][key] == from_rows["modes"][mode][key]
+            assert from_records.modes[mode][key] == from_rows.modes[mode][key]

@@ -10,6 +10,7 @@ import pytest
 from pytest_ghxbench.metrics.profiles import BUILTIN_PROFILES
 from pytest_ghxbench.metrics.summary import MODE_METRICS, build_summary, mode_metrics
 from pytest_ghxbench.records.row import Row
+from tests.summaries import bare_summary
 
 from .factory import make_row, repeat
 
@@ -113,29 +114,30 @@ def test_summary_document_shape() -> None:
         resamples=200,
         generated_at="2026-03-03T21:12:35Z",
     )
+    document = summary.to_json_dict()
     keys = {"schema_version", "generated_at", "run", "modes", "scenarios", "delta", "gate"}
-    assert set(summary) == keys
-    assert summary["schema_version"] == 1
-    assert summary["generated_at"] == "2026-03-03T21:12:35Z"
-    assert summary["run"] == {
+    assert set(document) == keys
+    assert document["schema_version"] == 1
+    assert document["generated_at"] == "2026-03-03T21:12:35Z"
+    assert document["run"] == {
         "commit": "abc123", "model": "openai/gpt-test", "adapter": "oracle",
         "profile": "verify_pr", "baseline": "agent_direct", "candidate": "ghx", "row_count": 20,
     }  # fmt: skip
-    assert list(summary["modes"]) == ["agent_direct", "mcp", "ghx"]
-    assert summary["modes"]["mcp"]["runs"] == 2
-    assert set(summary["scenarios"]) == {"s-001", "s-002", "s-003"}
-    assert list(summary["scenarios"]["s-001"]) == ["agent_direct", "mcp", "ghx"]
-    assert list(summary["scenarios"]["s-002"]) == ["agent_direct", "ghx"]
-    assert summary["scenarios"]["s-002"]["ghx"]["median_tokens_active"] == 600.0
-    assert summary["gate"]["evaluated"] and summary["gate"]["passed"]
-    json.dumps(summary, allow_nan=False)
+    assert list(document["modes"]) == ["agent_direct", "mcp", "ghx"]
+    assert document["modes"]["mcp"]["runs"] == 2
+    assert set(document["scenarios"]) == {"s-001", "s-002", "s-003"}
+    assert list(document["scenarios"]["s-001"]) == ["agent_direct", "mcp", "ghx"]
+    assert list(document["scenarios"]["s-002"]) == ["agent_direct", "ghx"]
+    assert document["scenarios"]["s-002"]["ghx"]["median_tokens_active"] == 600.0
+    assert document["gate"]["evaluated"] and document["gate"]["passed"]
+    json.dumps(document, allow_nan=False)
 
 
 def test_delta_is_candidate_minus_baseline() -> None:
     summary = build_summary(
         _two_mode_rows(), profile=PR, baseline="agent_direct", candidate="ghx", resamples=100
     )
-    delta = summary["delta"]
+    delta = summary.delta
     assert delta["baseline"] == "agent_direct" and delta["candidate"] == "ghx"
     assert delta["median_tokens_active"] == -400.0
     assert delta["median_latency_ms"] == -1000.0
@@ -149,15 +151,25 @@ def test_delta_is_candidate_minus_baseline() -> None:
 def test_delta_is_empty_and_gate_not_evaluated_when_a_mode_is_absent() -> None:
     rows = [row for row in _two_mode_rows() if row.mode != "ghx"]
     summary = build_summary(rows, profile=PR, baseline="agent_direct", candidate="ghx")
-    assert summary["delta"] == {}
-    assert summary["gate"]["evaluated"] is False
-    assert "candidate mode 'ghx'" in summary["gate"]["reason"]
+    assert summary.delta == {}
+    assert summary.gate.evaluated is False
+    assert "candidate mode 'ghx'" in summary.gate.reason
 
 
 def test_generated_at_defaults_to_now_in_utc() -> None:
     summary = build_summary([], profile=PR, baseline="agent_direct", candidate="ghx")
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", summary["generated_at"])
-    assert summary["modes"] == {} and summary["scenarios"] == {}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", summary.generated_at)
+    assert summary.modes == {} and summary.scenarios == {}
+
+
+def test_a_summary_of_no_rows_is_the_bare_summary_the_render_tests_use() -> None:
+    summary = build_summary([], profile=PR, baseline="agent_direct", candidate="ghx")
+    bare = bare_summary()
+    assert (summary.modes, summary.scenarios, summary.gate) == (
+        bare.modes,
+        bare.scenarios,
+        bare.gate,
+    )
 
 
 def test_non_finite_values_become_null() -> None:
@@ -166,8 +178,8 @@ def test_non_finite_values_become_null() -> None:
     rows = [nan, make_row("ghx", latency=1.0)]
     summary = build_summary(rows, profile=PR, baseline="agent_direct", candidate="ghx",
                             run_info={"budget": float("inf"), "tags": ("a", "b")})  # fmt: skip
-    text = json.dumps(summary, allow_nan=False)
-    assert summary["run"]["budget"] is None and summary["run"]["tags"] == ["a", "b"]
+    text = json.dumps(summary.to_json_dict(), allow_nan=False)
+    assert summary.run["budget"] is None and summary.run["tags"] == ["a", "b"]
     assert "NaN" not in text
 
 
@@ -181,12 +193,12 @@ def test_pass_hat_k_per_scenario_and_mode() -> None:
     summary = build_summary(
         rows, profile=BUILTIN_PROFILES["verify_pr"], baseline="agent_direct", candidate="ghx"
     )
-    scenarios = summary["scenarios"]
+    scenarios = summary.scenarios
     # One scenario: did every one of its repetitions succeed?
     assert (scenarios["a"]["ghx"]["pass_hat_k"], scenarios["a"]["ghx"]["pass_k"]) == (0.0, 4)
     assert (scenarios["b"]["ghx"]["pass_hat_k"], scenarios["b"]["ghx"]["pass_k"]) == (100.0, 4)
-    assert summary["modes"]["ghx"]["pass_hat_k"] == 50.0
+    assert summary.modes["ghx"]["pass_hat_k"] == 50.0
     # Unequal repetitions: k is the fewest (2); C(1,2)/C(2,2) = 0 and C(3,2)/C(4,2) = 1/2.
-    assert summary["modes"]["agent_direct"]["pass_k"] == 2
-    assert summary["modes"]["agent_direct"]["pass_hat_k"] == pytest.approx(25.0)
-    assert summary["modes"]["agent_direct"]["success_rate"] == pytest.approx(200 / 3)
+    assert summary.modes["agent_direct"]["pass_k"] == 2
+    assert summary.modes["agent_direct"]["pass_hat_k"] == pytest.approx(25.0)
+    assert summary.modes["agent_direct"]["success_rate"] == pytest.approx(200 / 3)

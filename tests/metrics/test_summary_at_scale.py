@@ -51,8 +51,8 @@ def test_a_summary_of_many_noisy_rows_has_every_gate_figure() -> None:
     summary = build_summary(
         rows, profile=BUILTIN_PROFILES["verify_pr"], baseline="agent_direct", candidate="ghx"
     )
-    efficiency = summary["gate"]["efficiency"]
+    efficiency = summary.gate.efficiency
     assert efficiency["eligible_scenario_count"] == 100
     assert efficiency["tokens_active_reduction_ci95"] is not None
     assert efficiency["latency_reduction_ci95"] is not None
-    json.dumps(summary, allow_nan=False)
+    json.dumps(summary.to_json_dict(), allow_nan=False)

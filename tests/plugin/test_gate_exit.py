@@ -159,12 +159,17 @@ def test_row_and_summary_hooks_are_called(pytester: pytest.Pytester) -> None:
             "def pytest_ghxbench_row(row, item):\n"
             "    SEEN.append((row.scenario_id, row.mode, item is not None))\n"
             "def pytest_ghxbench_summary(summary, config):\n"
-            "    print('HOOK rows', sorted(SEEN), 'runs', summary['modes']['ghx']['runs'])\n"
+            "    import pytest_ghxbench as gb\n"
+            "    print('HOOK rows', sorted(SEEN), 'runs', summary.modes['ghx']['runs'],\n"
+            "          'typed', isinstance(summary, gb.RunSummary), summary.gate.evaluated)\n"
         )
     )
     result = pytester.runpytest("--ghx-mode=ghx", "-s")
     result.stdout.fnmatch_lines(
-        ["*HOOK rows [[]('repo-view-001', 'ghx', True), ('repo-view-002', 'ghx', True)[]] runs 2*"]
+        [
+            "*HOOK rows [[]('repo-view-001', 'ghx', True), ('repo-view-002', 'ghx', True)[]] "
+            "runs 2 typed True False"
+        ]
     )
     assert len(read_rows(pytester)) == 2
 

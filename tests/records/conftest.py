@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.records.models import RunSummary
 from tests.paths import EVAL_DIR
 
 _ROW: dict[str, Any] = {
@@ -165,7 +166,13 @@ _SUMMARY: dict[str, Any] = {
 
 
 @pytest.fixture
-def summary() -> dict[str, Any]:
-    """A hand-built SPEC section 8 summary: two modes, some values None, a failed gate with
-    four checks (two failing)."""
+def summary_document() -> dict[str, Any]:
+    """A hand-built SPEC section 8 summary as ``summary.json`` holds it: two modes, some values
+    None, a failed gate with four checks (two failing)."""
     return copy.deepcopy(_SUMMARY)
+
+
+@pytest.fixture
+def summary(summary_document: dict[str, Any]) -> RunSummary:
+    """:func:`summary_document` as the renderers take it."""
+    return RunSummary.model_validate(summary_document)

@@ -287,7 +287,7 @@ def test_the_report_summarizes_exactly_what_read_rows_reads(tmp_path, make_row):
         baseline="agent_direct",
         candidate="ghx",
         generated_at=summary["generated_at"],
-    )
+    ).to_json_dict()
     assert {key: summary[key] for key in ("modes", "scenarios", "delta", "gate")} == {
         key: expected[key] for key in ("modes", "scenarios", "delta", "gate")
     }

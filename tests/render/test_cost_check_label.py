@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import copy
 import re
-from typing import Any
 
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.render.html.tables import check_rows
 from pytest_ghxbench.render.markdown import render_markdown
 from pytest_ghxbench.render.terminal import checks_table
 
 
-def _with_cost(summary: dict[str, Any], value: float | None) -> dict[str, Any]:
-    data = copy.deepcopy(summary)
-    for check in data["gate"]["checks"]:
-        if check["name"] == "efficiency_cost_reduction":
-            check["value"] = value
+def _with_cost(summary: RunSummary, value: float | None) -> RunSummary:
+    data = summary.model_copy(deep=True)
+    for check in data.gate.checks:
+        if check.name == "efficiency_cost_reduction":
+            check.value = value
     return data
 
 
 def test_the_cost_check_reads_as_a_minimum_in_terminal_markdown_and_html(
-    summary: dict[str, Any],
+    summary: RunSummary,
 ) -> None:
     data = _with_cost(summary, 0.7)
     (terminal,) = [line for line in checks_table(data) if "efficiency_cost_reduction" in line]
@@ -37,7 +36,7 @@ def test_the_cost_check_reads_as_a_minimum_in_terminal_markdown_and_html(
     assert not any(" min " in line for line in checks_table(data) if "cost" not in line)
 
 
-def test_a_missing_cost_value_is_not_called_a_minimum(summary: dict[str, Any]) -> None:
+def test_a_missing_cost_value_is_not_called_a_minimum(summary: RunSummary) -> None:
     data = _with_cost(summary, None)
     (terminal,) = [line for line in checks_table(data) if "efficiency_cost_reduction" in line]
     assert "min" not in terminal

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from pytest_ghxbench.render.markdown import render_markdown
+from tests.summaries import bare_summary
 
 
 def _table_row(markdown: str, first_cell: str, after: str = "") -> list[str]:
@@ -18,14 +19,20 @@ def test_headline_of_a_failed_gate_names_the_failing_checks(summary):
 
 
 def test_headline_of_a_passed_gate(summary):
-    summary["gate"]["passed"] = True
+    summary.gate.passed = True
     first_line = render_markdown(summary).splitlines()[0]
     assert first_line == "## ✅ ghxbench gate `verify_pr` passed (`agent_direct` → `ghx`, 4 checks)"
 
 
 def test_gate_not_evaluated_shows_the_reason_and_no_checks_table(summary):
-    summary["gate"].update(
-        evaluated=False, passed=None, reason="no rows for mode 'ghx'", checks=[], efficiency={}
+    summary.gate = summary.gate.model_copy(
+        update={
+            "evaluated": False,
+            "passed": False,
+            "reason": "no rows for mode 'ghx'",
+            "checks": [],
+            "efficiency": {},
+        }
     )
     markdown = render_markdown(summary)
     assert markdown.splitlines()[0] == (
@@ -100,7 +107,7 @@ def test_short_scenario_table_is_open_and_long_one_is_folded(summary):
         "`pr-view-001`", "`agent_direct`", "5", "80.0%", "—",
     ]  # fmt: skip
 
-    summary["scenarios"] = {
+    summary.scenarios = {
         f"issue-{n:03d}": {"agent_direct": {"runs": 3}, "ghx": {"runs": 3}} for n in range(10)
     }
     folded = render_markdown(summary)
@@ -110,18 +117,21 @@ def test_short_scenario_table_is_open_and_long_one_is_folded(summary):
 
 
 def test_table_cells_escape_pipes(summary):
-    summary["modes"]["a|b"] = {"runs": 1}
+    summary.modes["a|b"] = {"runs": 1}
     assert "| `a\\|b` | 1 |" in render_markdown(summary)
 
 
-def test_an_empty_summary_still_renders():
-    markdown = render_markdown({})
-    assert markdown.startswith("## ghxbench: no gate computed")
+def test_a_summary_of_no_rows_still_renders():
+    markdown = render_markdown(bare_summary())
+    assert markdown.startswith(
+        "## ⚠️ ghxbench gate `verify_pr` not evaluated (`agent_direct` → `ghx`): no rows for "
+    )
     assert "No rows." in markdown
+    assert "### Checks" not in markdown and "### Scenarios" not in markdown
 
 
 def test_scenarios_show_pass_hat_k_next_to_the_success_rate(summary):
-    summary["scenarios"]["pr-view-001"]["agent_direct"].update(pass_hat_k=0.0, pass_k=5)
+    summary.scenarios["pr-view-001"]["agent_direct"].update(pass_hat_k=0.0, pass_k=5)
     markdown = render_markdown(summary)
     header = _table_row(markdown, "scenario", after="### Scenarios")
     assert header[2:5] == ["runs", "success", "pass^k"]
@@ -130,6 +140,6 @@ def test_scenarios_show_pass_hat_k_next_to_the_success_rate(summary):
 
 
 def test_run_blocks_such_as_the_budget_are_listed_inline(summary):
-    summary["run"]["budget"] = {"usd": 0.5, "spent_usd": 0.61, "exhausted": True}
+    summary.run["budget"] = {"usd": 0.5, "spent_usd": 0.61, "exhausted": True}
     markdown = render_markdown(summary)
     assert "- **budget**: `usd=0.5, spent_usd=0.61, exhausted=True`" in markdown

@@ -8,16 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from pytest_ghxbench.cli.main import main
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.render.gaps import gap_lines, gaps_markdown
 from pytest_ghxbench.render.markdown import render_markdown
+from tests.summaries import bare_summary
 
 WHY = "its numbers may not transfer to GitHub"
 
 
-def summary(**modes: dict[str, Any]) -> dict[str, Any]:
-    return {"modes": modes}
+def summary(**modes: dict[str, Any]) -> RunSummary:
+    return bare_summary(modes=modes)
 
 
 MCP = {
@@ -45,16 +48,22 @@ def test_one_line_per_mode_with_gaps() -> None:
 
 @pytest.mark.parametrize(
     "document",
-    [summary(ghx=GHX), summary(ghx={"runs": 3}), {"modes": None}, {}],
-    ids=["no gaps", "an older summary", "malformed", "empty"],
+    [summary(ghx=GHX), summary(ghx={"runs": 3}), summary()],
+    ids=["no gaps", "an older summary", "no modes"],
 )
-def test_nothing_without_gaps(document: dict[str, Any]) -> None:
+def test_nothing_without_gaps(document: RunSummary) -> None:
     assert gap_lines(document) == []
     assert gaps_markdown(document) == []
 
 
+def test_a_summary_whose_modes_are_not_a_mapping_is_refused() -> None:
+    document = summary().to_json_dict()
+    with pytest.raises(ValidationError, match=r"(?m)^modes\n +Input should be a valid dictionary"):
+        RunSummary.model_validate({**document, "modes": None})
+
+
 def test_summary_md_has_a_section_after_the_modes() -> None:
-    text = render_markdown({**summary(mcp=MCP, ghx=GHX), "gate": {}})
+    text = render_markdown(summary(mcp=MCP, ghx=GHX))
     assert (
         "| `mcp` | 12 of 24 | 31 gaps: 2 unserved routes, 27 unmodelled fields, 2 unsupported |"
         in text

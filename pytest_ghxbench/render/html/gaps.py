@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.render.gaps import KIND_NAMES, gap_lines
 from pytest_ghxbench.render.html.formats import as_int, as_text
 from pytest_ghxbench.render.html.items import ItemView
@@ -52,7 +53,7 @@ def _entries(row: Mapping[str, Any]) -> list[tuple[str, str, int]]:
 
 
 def gap_section(
-    summary: Mapping[str, Any],
+    summary: RunSummary,
     items: Sequence[Mapping[str, Any]],
     views: Sequence[ItemView],
     modes: Sequence[str],
@@ -79,9 +80,7 @@ def gap_section(
         ordered = sorted(met[key])  # as the page lists the items
         entry.items = [(name, anchor) for _, name, anchor in ordered[:ITEMS_SHOWN]]
         entry.more = len(ordered) - len(entry.items)
-    run = summary.get("run")
-    backend = run.get("backend") if isinstance(run, Mapping) else None
-    if not grouped and backend != "sandbox":
+    if not grouped and summary.run.get("backend") != "sandbox":
         return None
     mode_rank = {mode: rank for rank, mode in enumerate(modes)}
     kind_rank = {kind: rank for rank, kind in enumerate(KIND_NAMES)}

@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
 from pytest_ghxbench.metrics.stats import median
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.render.html.formats import as_int, as_number, as_text
 from pytest_ghxbench.render.html.items import ItemView
 
@@ -73,17 +74,16 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def forest_data(summary: Mapping[str, Any], items: Sequence[ItemView]) -> ForestData:
+def forest_data(summary: RunSummary, items: Sequence[ItemView]) -> ForestData:
     """Per-scenario reductions in percent (positive: the candidate needs less) of active tokens
     and latency, for the scenarios the gate compared (eligible ones), plus the gate's median over
     scenarios with its interval as the last row of each panel."""
-    gate = _mapping(summary.get("gate"))
-    run = _mapping(summary.get("run"))
-    baseline = as_text(gate.get("baseline")) or as_text(run.get("baseline"))
-    candidate = as_text(gate.get("candidate")) or as_text(run.get("candidate"))
+    gate, run = summary.gate, summary.run
+    baseline = gate.baseline or as_text(run.get("baseline"))
+    candidate = gate.candidate or as_text(run.get("candidate"))
     if baseline is None or candidate is None or baseline == candidate:
         return ForestData(baseline, candidate, [], "no baseline and candidate mode to compare")
-    efficiency = _mapping(gate.get("efficiency"))
+    efficiency = gate.efficiency
     per_scenario = _mapping(efficiency.get("scenarios"))
     minimum = max(1, as_int(efficiency.get("min_samples_per_scenario_per_mode")) or 1)
     resamples = max(1, as_int(efficiency.get("bootstrap_resamples")) or DEFAULT_RESAMPLES)

@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.records.store import write_text_atomic
 from pytest_ghxbench.render.html.formats import as_text, fmt_value
 from pytest_ghxbench.render.html.gaps import gap_section
@@ -68,12 +69,8 @@ def _script_hash(script: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
 def render_report(
-    summary: Mapping[str, Any],
+    summary: RunSummary,
     items: Sequence[Mapping[str, Any]],
     *,
     comparison: Mapping[str, Any] | None = None,
@@ -81,8 +78,8 @@ def render_report(
 ) -> str:
     """The self-contained HTML page of one run.
 
-    ``summary`` is ``summary.json`` and ``items`` the run's rows (one per benchmark item), both
-    as parsed JSON; ``comparison``, when given, a run-over-run comparison to show as a table.
+    ``summary`` is the run's summary and ``items`` its rows (one per benchmark item) as parsed
+    JSON; ``comparison``, when given, a run-over-run comparison to show as a table.
     The transcripts are not read: each item links to its records in the run directory.
     Missing or malformed parts are shown as missing (plots say "no data"), never raised.
     """
@@ -95,15 +92,14 @@ def render_context(context: Mapping[str, Any]) -> str:
 
 
 def page_context(
-    summary: Mapping[str, Any],
+    summary: RunSummary,
     items: Sequence[Mapping[str, Any]],
     comparison: Mapping[str, Any] | None = None,
     title: str | None = None,
 ) -> dict[str, Any]:
     """Everything the template shows, computed and formatted (plots drawn)."""
-    summary = _mapping(summary)
-    run = _mapping(summary.get("run"))
-    summary_modes = list(_mapping(summary.get("modes")))
+    run = summary.run
+    summary_modes = list(summary.modes)
     views = build_items(items, summary_modes)
     modes = mode_order([*summary_modes, *(view.mode for view in views)], summary_modes)
     item_modes = mode_order({view.mode for view in views}, modes)
@@ -122,8 +118,8 @@ def page_context(
         outcome_counts[view.outcome] = outcome_counts.get(view.outcome, 0) + 1
     context = {
         "title": title or f"ghxbench run {run_id or '(unknown run)'}",
-        "generated_at": fmt_value(summary.get("generated_at")),
-        "run_fields": run_fields(run, summary),
+        "generated_at": fmt_value(summary.generated_at),
+        "run_fields": run_fields(summary),
         "verdict": verdict(summary),
         "efficiency": efficiency_lines(summary),
         "checks": check_rows(summary),
@@ -152,7 +148,7 @@ def page_context(
 
 def write_report(
     path: Path,
-    summary: Mapping[str, Any],
+    summary: RunSummary,
     items: Sequence[Mapping[str, Any]],
     *,
     comparison: Mapping[str, Any] | None = None,

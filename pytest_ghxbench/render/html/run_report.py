@@ -22,11 +22,10 @@ def write_run_report(run: RunDir, *, items: Sequence[dict[str, Any]] | None = No
     summary = run.read_summary()
     if summary is None:
         raise ValueError(f"{run.path} has no summary.json: the run did not finish")
-    data = summary.to_json_dict()
     return write_report(
         run.report_html,
-        data,
+        summary,
         list(items) if items is not None else read_items(run),
-        comparison=data.get("comparison"),
+        comparison=summary.comparison,
         title=f"ghxbench {run.run_id}",
     )

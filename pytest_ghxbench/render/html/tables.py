@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.render.html.formats import (
     DASH,
     as_int,
@@ -64,22 +65,18 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _gate(summary: Mapping[str, Any]) -> Mapping[str, Any]:
-    return _mapping(summary.get("gate"))
-
-
 _RUN_BLOCKS = ("completeness", "budget")
 
 
-def run_fields(run: Mapping[str, Any], summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+def run_fields(summary: RunSummary) -> list[tuple[str, str]]:
     """Label/value pairs of the run's identity (run id, adapter, backend, model, profile...)."""
+    run, gate = summary.run, summary.gate
     fields = [(label, fmt_value(run.get(key))) for key, label in RUN_FIELDS]
-    gate = _gate(summary)
-    baseline = as_text(gate.get("baseline")) or as_text(run.get("baseline"))
-    candidate = as_text(gate.get("candidate")) or as_text(run.get("candidate"))
+    baseline = gate.baseline or as_text(run.get("baseline"))
+    candidate = gate.candidate or as_text(run.get("candidate"))
     if baseline or candidate:
         fields.append(("candidate vs baseline", f"{candidate or DASH} vs {baseline or DASH}"))
-    fields.append(("generated at", fmt_value(summary.get("generated_at"))))
+    fields.append(("generated at", fmt_value(summary.generated_at)))
     for key in _RUN_BLOCKS:  # budget, completeness: small blocks of scalars, shown inline
         block = run.get(key)
         if isinstance(block, Mapping) and block:
@@ -92,23 +89,22 @@ def run_fields(run: Mapping[str, Any], summary: Mapping[str, Any]) -> list[tuple
     return fields
 
 
-def verdict(summary: Mapping[str, Any]) -> dict[str, str]:
+def verdict(summary: RunSummary) -> dict[str, str]:
     """The gate's verdict: ``status`` (passed, failed or not_evaluated), a label and why."""
-    gate = _gate(summary)
-    run = _mapping(summary.get("run"))
-    if not gate or gate.get("evaluated") is not True:
+    gate, run = summary.gate, summary.run
+    if not gate.evaluated:
         status, label = "not_evaluated", "GATE NOT EVALUATED"
-    elif gate.get("passed") is True:
+    elif gate.passed:
         status, label = "passed", "GATE PASSED"
     else:
         status, label = "failed", "GATE FAILED"
-    reason = as_text(gate.get("reason")) or ("no gate in the summary" if not gate else DASH)
+    reason = gate.reason or DASH
     required = run.get("gate_required")
     detail = ", ".join(
         part
         for part in (
-            f"profile {gate.get('profile') or run.get('profile') or DASH}",
-            f"{gate.get('candidate') or DASH} vs {gate.get('baseline') or DASH}",
+            f"profile {gate.profile or run.get('profile') or DASH}",
+            f"{gate.candidate or DASH} vs {gate.baseline or DASH}",
             {True: "required", False: "advisory"}.get(required, "") if required is not None else "",
         )
         if part
@@ -122,9 +118,9 @@ def verdict(summary: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def efficiency_lines(summary: Mapping[str, Any]) -> list[str]:
+def efficiency_lines(summary: RunSummary) -> list[str]:
     """The gate's efficiency figures in words (median reductions with their intervals)."""
-    efficiency = _mapping(_gate(summary).get("efficiency"))
+    efficiency = summary.gate.efficiency
     if not efficiency:
         return []
     lines = [
@@ -158,23 +154,22 @@ def efficiency_lines(summary: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def check_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+def check_rows(summary: RunSummary) -> list[dict[str, Any]]:
     """The gate's checks: name, value, operator, threshold (formatted) and whether it passed."""
     rows: list[dict[str, Any]] = []
-    for check in _gate(summary).get("checks") or ():
-        if not isinstance(check, Mapping):
-            continue
-        name = str(check.get("name") or DASH)
+    for check in summary.gate.checks:
+        name = check.name
         unit = " pp" if name.endswith("non_inferior") else " %"
+        value = _with_unit(check.value, unit)
+        if check.value is not None and name in CHECK_VALUE_PREFIXES:
+            value = f"{CHECK_VALUE_PREFIXES[name]} {value}"
         rows.append(
             {
                 "name": name,
-                "value": _with_unit(check.get("value"), unit)
-                if check.get("value") is None or name not in CHECK_VALUE_PREFIXES
-                else f"{CHECK_VALUE_PREFIXES[name]} {_with_unit(check.get('value'), unit)}",
-                "operator": str(check.get("operator") or DASH),
-                "threshold": _with_unit(check.get("threshold"), unit),
-                "passed": check.get("passed") is True,
+                "value": value,
+                "operator": check.operator or DASH,
+                "threshold": _with_unit(check.threshold, unit),
+                "passed": check.passed,
             }
         )
     return rows
@@ -191,29 +186,28 @@ def _pass_k_label(groups: Sequence[Mapping[str, Any]]) -> str:
     return f"pass^{ks.pop()}" if len(ks) == 1 else "pass^k"
 
 
-def mode_table(summary: Mapping[str, Any], modes: Sequence[str]) -> dict[str, Any]:
+def mode_table(summary: RunSummary, modes: Sequence[str]) -> dict[str, Any]:
     """Per-mode metrics: ``columns`` (labels) and ``rows`` (mode, role, cells)."""
-    per_mode = _mapping(summary.get("modes"))
-    gate = _gate(summary)
-    groups = [_mapping(per_mode.get(mode)) for mode in modes]
+    gate = summary.gate
+    groups = [summary.modes.get(mode, {}) for mode in modes]
     has_pass_k = any("pass_hat_k" in group for group in groups)
     columns = [(key, label) for key, label in MODE_COLUMNS if has_pass_k or key != "pass_hat_k"]
     labels = [_pass_k_label(groups) if key == "pass_hat_k" else label for key, label in columns]
     rows = []
     for mode, group in zip(modes, groups, strict=True):
-        role = {gate.get("baseline"): "baseline", gate.get("candidate"): "candidate"}.get(mode, "")
+        role = {gate.baseline: "baseline", gate.candidate: "candidate"}.get(mode, "")
         cells = [fmt_metric(key, group.get(key)) for key, _ in columns]
         rows.append({"mode": mode, "role": role, "cells": cells, "present": bool(group)})
     return {"columns": labels, "rows": rows}
 
 
 def scenario_table(
-    summary: Mapping[str, Any], items: Sequence[ItemView], modes: Sequence[str]
+    summary: RunSummary, items: Sequence[ItemView], modes: Sequence[str]
 ) -> dict[str, Any]:
     """Per scenario and mode: items passed, pass^k (when present), median active tokens and
     latency; then the gate's eligibility and reductions for the scenario."""
-    per_scenario = _mapping(summary.get("scenarios"))
-    efficiency = _mapping(_mapping(_gate(summary).get("efficiency")).get("scenarios"))
+    per_scenario = summary.scenarios
+    efficiency = _mapping(summary.gate.efficiency.get("scenarios"))
     counts: dict[tuple[str, str], list[int]] = {}
     for item in items:
         cell = counts.setdefault((item.scenario, item.mode), [0, 0])
@@ -221,7 +215,7 @@ def scenario_table(
         cell[1] += 1
     scenario_ids = sorted({*per_scenario, *(item.scenario for item in items)})
     groups = [
-        _mapping(_mapping(per_scenario.get(scenario_id)).get(mode))
+        per_scenario.get(scenario_id, {}).get(mode, {})
         for scenario_id in scenario_ids
         for mode in modes
     ]
@@ -230,10 +224,10 @@ def scenario_table(
     per_mode_columns += ["median active tokens", "median latency"]
     rows = []
     for scenario_id in scenario_ids:
-        metrics = _mapping(per_scenario.get(scenario_id))
+        metrics = per_scenario.get(scenario_id, {})
         cells: list[str] = []
         for mode in modes:
-            group = _mapping(metrics.get(mode))
+            group = metrics.get(mode, {})
             passed, total = counts.get((scenario_id, mode), (0, 0))
             cells.append(f"{passed}/{total}" if total else DASH)
             if has_pass_k:

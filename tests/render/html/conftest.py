@@ -25,6 +25,7 @@ from tests.paths import REPO_ROOT
 
 if TYPE_CHECKING:
     from pytest_ghxbench.cli.view import RunServer
+    from pytest_ghxbench.records.models import RunSummary
     from pytest_ghxbench.records.store import RunDir
 
 # What the breaking adapter puts where the page must show text, not run it.
@@ -60,12 +61,12 @@ BREAKING_ADAPTER = textwrap.dedent(
 
 @dataclass(frozen=True)
 class RunFiles:
-    """A run's ``summary.json`` and rows, as the report takes them, and its transcript records
-    (which the report links to)."""
+    """A run's summary and rows, as the report takes them, and its transcript records (which
+    the report links to). The summary is shared by every test: copy it before changing it."""
 
     root: Path
     run_dir: Path
-    summary: dict[str, Any]
+    summary: RunSummary
     items: list[dict[str, Any]]
     transcripts: list[dict[str, Any]]
 
@@ -78,9 +79,7 @@ def read_run(results: Path) -> RunFiles:
     run = resolve_run(results, LATEST)
     summary = run.read_summary()
     assert summary is not None, f"{run.path} has no summary.json"
-    return RunFiles(
-        results, run.path, summary.to_json_dict(), read_items(run), read_transcripts(run)
-    )
+    return RunFiles(results, run.path, summary, read_items(run), read_transcripts(run))
 
 
 class PluginRun:

@@ -138,7 +138,7 @@ def test_the_report_works_in_chromium(browser: Any, default_run: RunFiles, tmp_p
 
     # the tables render
     checks = browser.find_elements(By.CSS_SELECTOR, "#checks tbody tr")
-    assert len(checks) == len(default_run.summary["gate"]["checks"])
+    assert len(checks) == len(default_run.summary.gate.checks)
     assert all(row.is_displayed() for row in checks)
     modes = browser.find_elements(By.CSS_SELECTOR, "#modes tbody tr[data-mode]")
     assert [row.get_attribute("data-mode") for row in modes] == ["agent_direct", "mcp", "ghx"]

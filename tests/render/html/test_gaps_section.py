@@ -8,6 +8,7 @@ from typing import Any
 from pytest_ghxbench.render.html import render_report
 from pytest_ghxbench.render.html.gaps import ITEMS_SHOWN
 from tests.render.html.dom import Node, parse
+from tests.summaries import bare_summary
 
 ROUTE = {"kind": "unserved_route", "detail": "GET /repos/{owner}/{repo}/deployments"}
 
@@ -25,8 +26,7 @@ def row(mode: str, rep: int, *gaps: dict[str, Any]) -> dict[str, Any]:
 
 
 def page(items: list[dict[str, Any]], backend: str = "sandbox") -> Node:
-    summary = {"run": {"run_id": "r1", "backend": backend}, "modes": {}}
-    return parse(render_report(summary, items))
+    return parse(render_report(bare_summary(run={"run_id": "r1", "backend": backend}), items))
 
 
 def table(section: Node) -> list[list[str]]:

@@ -4,6 +4,7 @@ small (the transcripts are linked, not embedded)."""
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 from collections import Counter
@@ -12,20 +13,24 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from pydantic import ValidationError
 
 from pytest_ghxbench.compare import compare_runs
 from pytest_ghxbench.metrics.bootstrap import bootstrap_median_reduction_ci
 from pytest_ghxbench.metrics.profiles import build_profiles
 from pytest_ghxbench.metrics.summary import build_summary
 from pytest_ghxbench.metrics.table import RowTable
+from pytest_ghxbench.records.models import RunSummary
 from pytest_ghxbench.records.reading import item_transcript
 from pytest_ghxbench.records.row import Row
 from pytest_ghxbench.records.store import RunDir
 from pytest_ghxbench.render.html import render_report, write_report
 from pytest_ghxbench.render.html.intervals import forest_data
 from pytest_ghxbench.render.html.items import REASON_LIMIT, SHORT_REASON_LIMIT, build_items
+from pytest_ghxbench.render.html.run_report import write_run_report
 from tests.render.html.conftest import HOSTILE, RunFiles
 from tests.render.html.dom import Node, parse
+from tests.summaries import bare_summary
 
 # A URL a page would fetch: in an attribute that loads something, or in CSS url().
 REMOTE = re.compile(
@@ -79,7 +84,7 @@ def test_every_item_is_a_row_with_its_mode_scenario_and_outcome(
         options = {o.attrs["value"] for o in page.by_id(f"filter-{key}").find_all("option")}
         assert options >= values | {""}
     scenarios = {o.attrs["value"] for o in page.by_id("filter-scenario").find_all("option")}
-    assert scenarios == {"", *default_run.summary["scenarios"]}
+    assert scenarios == {"", *default_run.summary.scenarios}
 
 
 def test_every_item_links_to_its_transcript_in_the_run_directory(
@@ -109,21 +114,21 @@ def test_every_item_links_to_its_transcript_in_the_run_directory(
 
 def test_header_shows_the_run_and_the_verdict(default_run: RunFiles, default_html: str) -> None:
     page = parse(default_html)
-    run, gate = default_run.summary["run"], default_run.summary["gate"]
+    run, gate = default_run.summary.run, default_run.summary.gate
     verdict = page.by_id("verdict")
-    assert verdict.attrs["data-status"] == ("passed" if gate["passed"] else "failed")
-    assert ("GATE PASSED" if gate["passed"] else "GATE FAILED") in verdict.text
-    assert gate["reason"] in verdict.text
+    assert verdict.attrs["data-status"] == ("passed" if gate.passed else "failed")
+    assert ("GATE PASSED" if gate.passed else "GATE FAILED") in verdict.text
+    assert gate.reason in verdict.text
     header = page.by_id("run").text
     for key in ("run_id", "adapter", "backend", "model", "profile"):
         assert str(run[key]) in header
-    assert default_run.summary["generated_at"] in header
+    assert default_run.summary.generated_at in header
 
 
 def test_header_shows_the_budget_and_completeness_blocks(default_run: RunFiles) -> None:
-    summary = copy.deepcopy(default_run.summary)
-    summary["run"]["budget"] = {"usd": 0.5, "spent_usd": 0.61, "exhausted": True}
-    summary["run"]["completeness"] = {"expected_items": 12, "ran_items": 9, "complete": False}
+    summary = default_run.summary.model_copy(deep=True)
+    summary.run["budget"] = {"usd": 0.5, "spent_usd": 0.61, "exhausted": True}
+    summary.run["completeness"] = {"expected_items": 12, "ran_items": 9, "complete": False}
     header = parse(render_report(summary, default_run.items)).by_id("run")
     assert "usd=0.5, spent_usd=0.61, exhausted=yes" in header.text
     assert "expected_items=12, ran_items=9, complete=no" in header.text
@@ -131,12 +136,12 @@ def test_header_shows_the_budget_and_completeness_blocks(default_run: RunFiles) 
 
 def test_gate_checks_table(default_run: RunFiles, default_html: str) -> None:
     rows = parse(default_html).by_id("checks").find_all("tr", data_check=True)
-    checks = default_run.summary["gate"]["checks"]
-    assert [row.attrs["data-check"] for row in rows] == [check["name"] for check in checks]
+    checks = default_run.summary.gate.checks
+    assert [row.attrs["data-check"] for row in rows] == [check.name for check in checks]
     for row, check in zip(rows, checks, strict=True):
-        assert row.attrs["data-passed"] == ("true" if check["passed"] else "false")
-        assert check["operator"] in row.text
-        assert ("pass" if check["passed"] else "FAIL") in row.text
+        assert row.attrs["data-passed"] == ("true" if check.passed else "false")
+        assert check.operator in row.text
+        assert ("pass" if check.passed else "FAIL") in row.text
 
 
 def test_mode_table_has_each_mode_with_its_medians(
@@ -145,19 +150,19 @@ def test_mode_table_has_each_mode_with_its_medians(
     table = parse(default_html).by_id("modes")
     rows = {row.attrs["data-mode"]: row for row in table.find_all("tr", data_mode=True)}
     assert list(rows) == ["agent_direct", "mcp", "ghx"]
-    for mode, metrics in default_run.summary["modes"].items():
+    for mode, metrics in default_run.summary.modes.items():
         assert f"{metrics['median_tokens_active']:,.1f}".rstrip("0").rstrip(".") in rows[mode].text
         assert f"{metrics['success_rate']:.1f} %" in rows[mode].text
-    for metrics in default_run.summary["modes"].values():  # 3 reps, all succeeded
+    for metrics in default_run.summary.modes.values():  # 3 reps, all succeeded
         assert (metrics["pass_hat_k"], metrics["pass_k"]) == (100.0, 3)
     assert "pass^3" in table.text
 
 
 def test_pass_hat_k_is_shown_when_the_summary_has_it(default_run: RunFiles) -> None:
-    summary = copy.deepcopy(default_run.summary)
-    for metrics in summary["modes"].values():
+    summary = default_run.summary.model_copy(deep=True)
+    for metrics in summary.modes.values():
         metrics.update(pass_hat_k=83.3333, pass_k=3)
-    for per_mode in summary["scenarios"].values():
+    for per_mode in summary.scenarios.values():
         for metrics in per_mode.values():
             metrics.update(pass_hat_k=100.0, pass_k=3)
     page = parse(render_report(summary, default_run.items))
@@ -192,7 +197,7 @@ def test_the_forest_plot_uses_the_gates_reductions_and_per_scenario_bootstrap(
 ) -> None:
     views = build_items(default_run.items)
     data = forest_data(default_run.summary, views)
-    efficiency = default_run.summary["gate"]["efficiency"]
+    efficiency = default_run.summary.gate.efficiency
     tokens = {row.label: row for row in data.panels[0].rows}
     assert set(tokens) == {*efficiency["scenarios"], "median over scenarios"}
     scenario_id = "pr-view-001"
@@ -289,7 +294,7 @@ def test_no_comparable_scenarios_is_a_note_not_a_crash(breaking_html: str) -> No
     assert notes["distributions"] == notes["success"] == ""
 
 
-def _one_mode(run: RunFiles, mode: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _one_mode(run: RunFiles, mode: str) -> tuple[RunSummary, list[dict[str, Any]]]:
     items = [item for item in run.items if item["mode"] == mode]
     profile = build_profiles()["verify_pr"]
     summary = build_summary(
@@ -297,7 +302,7 @@ def _one_mode(run: RunFiles, mode: str) -> tuple[dict[str, Any], list[dict[str, 
         profile=profile,
         baseline="agent_direct",
         candidate="ghx",
-        run_info=run.summary["run"],
+        run_info=run.summary.run,
         resamples=200,
     )
     return summary, items
@@ -312,36 +317,38 @@ def _nan_items(run: RunFiles) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    "case", ["nothing", "summary only", "rows only", "one mode", "all NaN", "junk"]
+    "case", ["nothing", "summary only", "rows only", "one mode", "all NaN", "junk rows"]
 )
 def test_degenerate_inputs_render_with_notes(default_run: RunFiles, case: str) -> None:
-    summary: Any = default_run.summary
+    summary = default_run.summary
     items: Any = default_run.items
     expect_plots = {"forest": False, "distributions": False, "success": False}
     if case == "nothing":
-        summary, items = {}, []
+        summary, items = bare_summary(), []
     elif case == "summary only":
         items = []
         expect_plots.update(forest=True)  # the gate's per-scenario reductions, no intervals
     elif case == "rows only":
-        summary = {}
-        expect_plots.update(distributions=True, success=True)
+        # no rows summarized: no modes and a gate not evaluated, which still names the modes
+        # it compares, so the forest plot draws their reductions from the rows themselves
+        summary = bare_summary()
+        expect_plots.update(forest=True, distributions=True, success=True)
     elif case == "one mode":
         summary, items = _one_mode(default_run, "ghx")
         expect_plots.update(distributions=True, success=True)
     elif case == "all NaN":
-        summary = {**summary, "gate": {**summary["gate"], "efficiency": {}}}
+        gate = summary.gate.model_copy(update={"efficiency": {}})
+        summary = summary.model_copy(update={"gate": gate})
         items = _nan_items(default_run)
         expect_plots.update(success=True)
-    else:
-        summary = {"run": "not a mapping", "modes": [1, 2], "gate": {"checks": [None, 3]}}
+    else:  # rows read from files can be anything; a summary cannot (see below)
         items = [
             None,
             {"mode": 5, "tokens": "x", "transcript": {"file": "//elsewhere.example/x.jsonl"}},
             {"item_id": 7, "transcript": {"file": "../../outside.jsonl"}},
             *items[:2],
         ]
-        expect_plots.update(distributions=True, success=True)
+        expect_plots.update(forest=True, distributions=True, success=True)
     html = render_report(summary, items)
     assert "elsewhere.example" not in html and "outside.jsonl" not in html  # never linked
     page = parse(html)
@@ -357,6 +364,31 @@ def test_degenerate_inputs_render_with_notes(default_run: RunFiles, case: str) -
     assert page.by_id("verdict").attrs["data-status"] in {"passed", "failed", "not_evaluated"}
 
 
+def test_a_malformed_summary_is_refused_naming_its_fields(
+    default_run: RunFiles, tmp_path: Path
+) -> None:
+    document = default_run.summary.to_json_dict()
+    junk = {
+        **document,
+        "run": "not a mapping",
+        "modes": [1, 2],
+        "gate": {**document["gate"], "checks": [None, 3]},
+    }
+    with pytest.raises(ValidationError) as refused:
+        RunSummary.model_validate(junk)
+    where = {".".join(map(str, error["loc"])) for error in refused.value.errors()}
+    assert where == {"run", "modes", "gate.checks.0", "gate.checks.1"}
+    # A run directory whose summary.json lost its gate: one error naming the file and the field,
+    # not a page that renders as if the run had no gate.
+    run = RunDir(tmp_path / "run_broken")
+    run.path.mkdir()
+    del document["gate"]
+    run.summary_json.write_text(json.dumps(document), "utf-8")
+    with pytest.raises(ValueError, match=r"run_broken/summary\.json: gate: Field required$"):
+        write_run_report(run)
+    assert not run.report_html.exists()
+
+
 def test_one_mode_only_is_not_evaluated(default_run: RunFiles) -> None:
     summary, items = _one_mode(default_run, "ghx")
     page = parse(render_report(summary, items))
@@ -370,7 +402,7 @@ def test_markup_in_scenario_ids_is_escaped_in_tables_and_plots(default_run: RunF
     items = copy.deepcopy(default_run.items)
     for item in items:
         item["scenario_id"] = item["scenario_id"].replace("pr-", "<b>pr</b>-")
-    html = render_report({}, items)
+    html = render_report(bare_summary(), items)
     assert "<b>" not in html
     assert "&lt;b&gt;pr&lt;/b&gt;-view-001" in html  # in the table, the filter and the SVG
 
@@ -466,6 +498,6 @@ def test_write_report_replaces_the_file_atomically(
 
     monkeypatch.setattr("pytest_ghxbench.records.store.os.replace", fail)
     with pytest.raises(OSError, match="disk full"):
-        write_report(target, {}, [])
+        write_report(target, bare_summary(), [])
     assert [path.name for path in target.parent.iterdir()] == ["report.html"]
     assert "T &lt;1&gt;" in target.read_text("utf-8")  # the old report is intact

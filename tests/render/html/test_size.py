@@ -41,7 +41,7 @@ def test_a_2000_item_report_is_at_most_2_mb_and_shows_everything(default_run: Ru
         profile=build_profiles()["verify_pr"],
         baseline="agent_direct",
         candidate="ghx",
-        run_info=default_run.summary["run"],
+        run_info=default_run.summary.run,
         resamples=200,
     )
     html = render_report(summary, items)
@@ -51,11 +51,11 @@ def test_a_2000_item_report_is_at_most_2_mb_and_shows_everything(default_run: Ru
     page = parse(html)
     assert page.by_id("verdict").attrs["data-status"] in {"passed", "failed"}
     checks = page.by_id("checks").find_all("tr", data_check=True)
-    assert len(checks) == len(summary["gate"]["checks"]) > 0
+    assert len(checks) == len(summary.gate.checks) > 0
     modes = page.by_id("modes").find_all("tr", data_mode=True)
     assert [row.attrs["data-mode"] for row in modes] == ["agent_direct", "mcp", "ghx"]
     scenarios = page.by_id("scenarios").find_all("tr", data_scenario=True)
-    assert len(scenarios) == len(summary["scenarios"])
+    assert len(scenarios) == len(summary.scenarios)
     assert len(page.by_id("items").find_all("tr", data_mode=True)) == ITEMS
     assert page.by_id("visible-count").text == f"{ITEMS}"
     failed = page.by_id("failures").find_all("tr", data_item_id=True)
