@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from pytest_ghxbench.sandbox.git.commands import standalone_copy
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, load_seed, seeded
 from pytest_ghxbench.sandbox.state import World
 
@@ -73,7 +74,7 @@ def main() -> None:
 
     def full_clone() -> None:
         target = scratch / "clone.git"
-        cached.repo.copy_to(target)
+        standalone_copy(cached.repo, target)
         shutil.rmtree(target)
 
     candidates: dict[str, Callable[[], object]] = {

@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 
 from pytest_ghxbench.sandbox.git import CommitInfo, FileChange, GitError, Person
+from pytest_ghxbench.sandbox.git.commands import format_patch
 from pytest_ghxbench.sandbox.git.diff import changed_files, diff_text
 from pytest_ghxbench.sandbox.state import PullRequest, World
 
@@ -119,7 +120,7 @@ def pull_diff(world: World, pull: PullRequest) -> str:
 def pull_patch(world: World, pull: PullRequest) -> str:
     """The pull request's commits as ``git format-patch`` mails (``.patch``)."""
     span = pull_range(world, pull)
-    return world.git.format_patch(*span) if span else ""
+    return format_patch(world.git, *span) if span else ""
 
 
 def pull_commits(world: World, pull: PullRequest) -> list[CommitInfo]:

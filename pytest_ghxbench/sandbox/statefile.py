@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from pytest_ghxbench import bounded_json
 from pytest_ghxbench.sandbox.git import GitError, GitRepo
+from pytest_ghxbench.sandbox.git.commands import standalone_copy
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
@@ -158,7 +159,7 @@ def init_state(path: Path, seed: Path | None = None) -> World:
         if repo.exists():
             shutil.rmtree(repo)
         try:
-            world.git.copy_to(repo)
+            standalone_copy(world.git, repo)
         except GitError as exc:
             raise StateFileError(f"{path}: cannot write its git repository {repo}: {exc}") from exc
         world.attach_git(GitRepo(repo))

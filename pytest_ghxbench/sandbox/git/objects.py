@@ -11,6 +11,7 @@ __all__ = [
     "NOREPLY",
     "CommitInfo",
     "FileChange",
+    "GitError",
     "Person",
     "TreeEntry",
     "commit_info",
@@ -21,6 +22,10 @@ __all__ = [
 NOREPLY = "users.noreply.github.com"
 """Sandbox users commit as ``<login>@users.noreply.github.com``, which maps an email back to a
 login (GitHub links commits to users by email)."""
+
+
+class GitError(Exception):
+    """A git operation that cannot be done (unknown object, conflicting merge...)."""
 
 
 def iso_time(epoch: int) -> str:

@@ -15,7 +15,6 @@ import atexit
 import itertools
 import os
 import shutil
-import subprocess
 import tempfile
 import threading
 import weakref
@@ -25,15 +24,13 @@ from typing import Any
 
 import pygit2
 
-from pytest_ghxbench.sandbox.git.objects import CommitInfo, Person, TreeEntry, commit_info
+from pytest_ghxbench.sandbox.git.authoring import ObjectWrites
+from pytest_ghxbench.sandbox.git.history import HistoryQueries
+from pytest_ghxbench.sandbox.git.objects import CommitInfo, GitError, TreeEntry, commit_info
 
-__all__ = ["GitError", "GitRepo", "scratch_root"]
+__all__ = ["BARE_CONFIG", "GitError", "GitRepo", "scratch_root"]
 
 _ZERO = "0" * 40
-
-
-class GitError(Exception):
-    """A git operation that cannot be done (unknown object, conflicting merge...)."""
 
 
 _ROOT: Path | None = None
@@ -60,7 +57,7 @@ class _Pending:
     head: str
 
 
-class GitRepo:
+class GitRepo(HistoryQueries, ObjectWrites):
     """A bare repository (see the module docstring). Not thread-safe: a world's lock guards it."""
 
     def __init__(self, path: Path, *, create: bool = False, default_branch: str = "main") -> None:
@@ -131,7 +128,7 @@ class GitRepo:
         (root / "objects" / "info" / "alternates").write_text(
             "".join(f"{d}\n" for d in pending.alternates), encoding="utf-8"
         )
-        (root / "config").write_text(_CONFIG, encoding="utf-8")
+        (root / "config").write_text(BARE_CONFIG, encoding="utf-8")
         (root / "HEAD").write_text(f"ref: {pending.head}\n", encoding="utf-8")
         lines = ["# pack-refs with: peeled fully-peeled sorted \n"]
         lines += [f"{sha} {name}\n" for name, sha in sorted(pending.refs.items())]
@@ -338,157 +335,11 @@ class GitRepo:
             raise GitError(f"{sha} is not a commit")
         return found
 
-    def log(
-        self, start: str, *, hide: tuple[str, ...] = (), path: str | None = None
-    ) -> list[CommitInfo]:
-        """Commits reachable from ``start`` and not from ``hide``, newest first (as ``git log``
-        orders them); with ``path``, only those that changed it."""
-        sort = pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME
-        walker = self.repo.walk(pygit2.Oid(hex=start), sort)
-        for sha in hide:
-            walker.hide(pygit2.Oid(hex=sha))
-        found = []
-        for commit in walker:
-            if path is None or self._touches(commit, path.strip("/")):
-                found.append(commit_info(commit))
-        return found
 
-    def _touches(self, commit: pygit2.Commit, path: str) -> bool:
-        mine = _tree_id(commit.tree, path)
-        if not commit.parents:
-            return mine is not None
-        return all(_tree_id(parent.tree, path) != mine for parent in commit.parents)
-
-    def merge_base(self, a: str, b: str) -> str | None:
-        found = self.repo.merge_base(pygit2.Oid(hex=a), pygit2.Oid(hex=b))
-        return str(found) if found is not None else None
-
-    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        if ancestor == descendant:
-            return True
-        return bool(self.repo.descendant_of(pygit2.Oid(hex=descendant), pygit2.Oid(hex=ancestor)))
-
-    def merged_tree(self, ours: str, theirs: str) -> str | None:
-        """The tree of merging ``theirs`` into ``ours``, or None when they conflict."""
-        index = self.repo.merge_commits(pygit2.Oid(hex=ours), pygit2.Oid(hex=theirs))
-        if index.conflicts is not None:
-            return None
-        return str(index.write_tree(self.repo))
-
-    def picked_tree(self, commit: str, onto: str) -> str | None:
-        """The tree of applying ``commit``'s change on top of commit ``onto`` (a cherry-pick),
-        or None when it conflicts."""
-        picked = self._commit(commit)
-        base: pygit2.Tree | pygit2.Oid = (
-            picked.parents[0].tree if picked.parents else self.repo.TreeBuilder().write()
-        )
-        index = self.repo.merge_trees(base, self._commit(onto).tree, picked.tree)
-        if index.conflicts is not None:
-            return None
-        return str(index.write_tree(self.repo))
-
-    def blame(self, commit: str, path: str) -> list[tuple[int, int, str]] | None:
-        """``(first line, line count, commit sha)`` ranges of file ``path`` at ``commit``."""
-        if self.read(commit, path) is None:
-            return None
-        found = self.repo.blame(path.strip("/"), newest_commit=pygit2.Oid(hex=commit))
-        return [
-            (hunk.final_start_line_number, hunk.lines_in_hunk, str(hunk.final_commit_id))
-            for hunk in found
-        ]
-
-    # ------------------------------------------------------------------ writing
-
-    def write_blob(self, data: bytes) -> str:
-        return str(self.repo.create_blob(data))
-
-    def write_tree(self, base: str | None, changes: dict[str, bytes | None]) -> str:
-        """A tree: ``base``'s (a commit or tree sha; None for empty) with each path of
-        ``changes`` set to its content, or removed where the content is None."""
-        index = pygit2.Index()
-        if base is not None:
-            found = self.repo.get(base)
-            tree = found.tree if isinstance(found, pygit2.Commit) else found
-            if not isinstance(tree, pygit2.Tree):
-                raise GitError(f"{base} is neither a commit nor a tree")
-            index.read_tree(tree)
-        for path, data in changes.items():
-            path = path.strip("/")
-            if data is None:
-                if path in index:
-                    index.remove(path)
-                continue
-            mode = pygit2.enums.FileMode.BLOB
-            if path in index:
-                mode = index[path].mode
-            index.add(pygit2.IndexEntry(path, self.repo.create_blob(data), mode))
-        return str(index.write_tree(self.repo))
-
-    def write_commit(
-        self,
-        tree: str,
-        parents: list[str],
-        message: str,
-        author: Person,
-        committer: Person | None = None,
-    ) -> str:
-        """A new commit object (no ref moves)."""
-        sha = self.repo.create_commit(
-            None,
-            author.signature(),
-            (committer or author).signature(),
-            message,
-            pygit2.Oid(hex=tree),
-            [pygit2.Oid(hex=p) for p in parents],
-        )
-        return str(sha)
-
-    def copy_to(self, target: Path) -> None:
-        """A standalone copy (every object and ref, no alternates) at ``target``."""
-        done = subprocess.run(
-            ["git", "clone", "--quiet", "--mirror", "--no-local", str(self.path), str(target)],
-            capture_output=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise GitError(done.stderr.decode("utf-8", "replace").strip())
-        (target / "config").write_text(_CONFIG, encoding="utf-8")
-
-    def format_patch(self, base: str | None, head: str) -> str:
-        """``git format-patch --stdout`` of the commits of ``head`` not in ``base``."""
-        span = f"{base}..{head}" if base else "--root"
-        argv = ["git", "--git-dir", str(self.path), "format-patch", "--stdout", "--no-signature"]
-        done = subprocess.run(
-            [*argv, span, *([head] if not base else [])], capture_output=True, check=False
-        )
-        if done.returncode != 0:
-            raise GitError(done.stderr.decode("utf-8", "replace").strip())
-        return done.stdout.decode("utf-8", "replace")
-
-    def archive(self, commit: str, fmt: str, prefix: str) -> bytes:
-        """``git archive`` of ``commit`` as ``tar.gz`` or ``zip``, every path under ``prefix``."""
-        done = subprocess.run(
-            ["git", "--git-dir", str(self.path), "archive", f"--format={fmt}",
-             f"--prefix={prefix}", commit],
-            capture_output=True,
-            check=False,
-        )  # fmt: skip
-        if done.returncode != 0:
-            raise GitError(done.stderr.decode("utf-8", "replace").strip())
-        return done.stdout
-
-
-_CONFIG = (
+BARE_CONFIG = (  # a sandbox repository's config: bare, and its default branch kept
     "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
     "[receive]\n\tdenyDeleteCurrent = true\n"
 )
-
-
-def _tree_id(tree: pygit2.Tree, path: str) -> str | None:
-    try:
-        return str(tree[path].id)
-    except KeyError:
-        return None
 
 
 def _entry(path: str, found: pygit2.Object) -> TreeEntry:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, route
 from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.git.commands import archive
 
 __all__: list[str] = []
 
@@ -59,11 +60,11 @@ def _archive(ctx: Ctx, fmt: str) -> Any:
     if full.startswith("refs/tags/"):
         named = f"{repo.owner}-{repo.name}-{full.removeprefix('refs/tags/')}-0-g{short}"
     kind = _TYPES[fmt]
-    url = ctx.request.blobs.put(git.archive(commit, fmt, f"{legacy}/"), kind, f"{named}.{fmt}")
+    url = ctx.request.blobs.put(archive(git, commit, fmt, f"{legacy}/"), kind, f"{named}.{fmt}")
     url += f"/legacy.{fmt}/{full}"
     if full.startswith("refs/tags/"):
         web = _web_name(repo.name, full)
-        other = ctx.request.blobs.put(git.archive(commit, fmt, f"{web}/"), kind, f"{web}.{fmt}")
+        other = ctx.request.blobs.put(archive(git, commit, fmt, f"{web}/"), kind, f"{web}.{fmt}")
         url += "?alt=" + other.rsplit("/", 1)[-1]
     return ApiResponse(302, b"", {"Location": url})
 

@@ -10,6 +10,7 @@ from pytest_ghxbench.sandbox.api.rest.render_git import commit_json, file_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, paged, route
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.git import CommitInfo
+from pytest_ghxbench.sandbox.git.commands import format_patch
 from pytest_ghxbench.sandbox.git.diff import changed_files, compare, diff_text
 
 __all__: list[str] = []
@@ -63,7 +64,7 @@ def _get(ctx: Ctx) -> Any:
     if accept.endswith((".diff", ".patch")):
         text = diff_text(git, parent, sha)
         if accept.endswith(".patch"):
-            text = git.format_patch(parent, sha)
+            text = format_patch(git, parent, sha)
         kind = "patch" if accept.endswith(".patch") else "diff"
         return ApiResponse(200, text.encode(), {"Content-Type": f"text/x-{kind}; charset=utf-8"})
     if accept.endswith(".sha"):
