@@ -22,16 +22,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path, rest_page
 from pytest_ghxbench.ghx.client import GitHubClient
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    repo_path,
-    repo_schema,
-    rest_page,
-)
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, repo_schema
 
 __all__ = ["MAX_LOG_CHARS", "TOP_ERROR_LINES", "analyze_log"]
 

@@ -18,8 +18,9 @@ import urllib.parse
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.code import PATH, REF, missing_ref
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path, repo_schema
+from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_schema
 
 __all__ = ["BRANCH"]
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import BODY, by_id, issue_node, repo_graphql
+from pytest_ghxbench.ghx.capabilities.shapes import connection_page, login, repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
@@ -19,10 +20,7 @@ from pytest_ghxbench.ghx.registry import (
     ISSUE_NUMBER,
     CapabilityError,
     capability,
-    connection_page,
     error_code,
-    login,
-    repo_path,
     repo_schema,
 )
 

@@ -17,14 +17,9 @@ from pytest_ghxbench.ghx.capabilities.issue_support import (
     issue_node,
     known_labels,
 )
+from pytest_ghxbench.ghx.capabilities.shapes import label_names, login, repo_path
 from pytest_ghxbench.ghx.client import GitHubClient
-from pytest_ghxbench.ghx.registry import (
-    CapabilityError,
-    capability,
-    label_names,
-    login,
-    repo_path,
-)
+from pytest_ghxbench.ghx.registry import CapabilityError, capability
 
 __all__: list[str] = []
 

@@ -7,13 +7,13 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     ISSUE_NUMBER,
     CapabilityError,
     error_code,
     input_schema,
-    repo_path,
     repo_schema,
 )
 

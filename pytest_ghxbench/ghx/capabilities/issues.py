@@ -36,17 +36,14 @@ from pytest_ghxbench.ghx.capabilities.issue_support import (
     offset_page,
     repo_graphql,
 )
+from pytest_ghxbench.ghx.capabilities.shapes import connection_page, label_names, login, repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
 from pytest_ghxbench.ghx.registry import (
     AFTER,
     FIRST,
     CapabilityError,
     capability,
-    connection_page,
     error_code,
-    label_names,
-    login,
-    repo_path,
     repo_schema,
 )
 

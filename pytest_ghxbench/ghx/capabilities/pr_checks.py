@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.prs import BY_NUMBER, by_number, find_pull, pull_graphql
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path
+from pytest_ghxbench.ghx.registry import CapabilityError, capability
 
 __all__ = ["CHECK_BUCKETS"]
 

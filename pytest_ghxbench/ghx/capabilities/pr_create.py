@@ -19,8 +19,9 @@ from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.code_writes import BRANCH
 from pytest_ghxbench.ghx.capabilities.prs import by_number, find_pull, pull_path, pull_state
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path, repo_schema
+from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_schema
 
 __all__: list[str] = []
 

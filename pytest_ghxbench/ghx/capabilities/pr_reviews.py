@@ -44,16 +44,9 @@ from pytest_ghxbench.ghx.capabilities.prs import (
     pull_state,
     require_open,
 )
+from pytest_ghxbench.ghx.capabilities.shapes import connection_page, login
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    connection_page,
-    input_schema,
-    login,
-)
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, input_schema
 
 __all__: list[str] = []
 

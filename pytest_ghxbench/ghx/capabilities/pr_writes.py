@@ -34,8 +34,9 @@ from pytest_ghxbench.ghx.capabilities.prs import (
     pull_state,
     require_open,
 )
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import CapabilityError, capability, repo_path
+from pytest_ghxbench.ghx.registry import CapabilityError, capability
 
 __all__: list[str] = []
 

@@ -33,15 +33,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import offset_page
+from pytest_ghxbench.ghx.capabilities.shapes import connection_page
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    connection_page,
-    input_schema,
-)
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, input_schema
 
 __all__: list[str] = []
 

@@ -21,19 +21,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import offset_page
-from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
+from pytest_ghxbench.ghx.capabilities.shapes import (
     connection_page,
     label_names,
     login,
     repo_path,
-    repo_schema,
     upper,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, repo_schema
 
 __all__ = [
     "BY_NUMBER",

@@ -31,17 +31,9 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.capabilities.shapes import login, repo_path, rest_page
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    login,
-    repo_path,
-    repo_schema,
-    rest_page,
-)
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, repo_schema
 
 __all__ = ["release_data"]
 

@@ -17,19 +17,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.issue_support import repo_graphql
-from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
+from pytest_ghxbench.ghx.capabilities.shapes import (
     connection_page,
     login,
     repo_path,
-    repo_schema,
     rest_page,
     upper,
 )
+from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, repo_schema
 
 __all__: list[str] = []
 

@@ -23,16 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_ghxbench.ghx.capabilities.shapes import repo_path, rest_page
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.ghx.registry import (
-    AFTER,
-    FIRST,
-    CapabilityError,
-    capability,
-    repo_path,
-    repo_schema,
-    rest_page,
-)
+from pytest_ghxbench.ghx.registry import AFTER, FIRST, CapabilityError, capability, repo_schema
 
 __all__ = ["WORKFLOW_ID", "find_workflow", "workflow_names"]
 

@@ -20,26 +20,21 @@ from __future__ import annotations
 
 import itertools
 import secrets
-import socket
-import ssl
 import sys
 import threading
 import time
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
-from pytest_ghxbench.sandbox.api import hosts, passthrough
-from pytest_ghxbench.sandbox.api.admission import admit, admit_tunnel
+from pytest_ghxbench.sandbox.api import hosts
 from pytest_ghxbench.sandbox.api.attribution import request_tokens
 from pytest_ghxbench.sandbox.api.gate import ItemGate
+from pytest_ghxbench.sandbox.api.handler import TEXT, ApiHandler, ApiHttpServer
 from pytest_ghxbench.sandbox.api.policy import HostPolicy
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
-from pytest_ghxbench.sandbox.api.streams import HandlerReply, RequestBody
 from pytest_ghxbench.sandbox.api.tls import SessionCA
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 
@@ -48,7 +43,6 @@ __all__ = ["SCOPES", "ApiServer", "PortInUse"]
 SCOPES = "gist, project, read:org, repo, workflow"
 """The OAuth scopes every sandbox token reports (gh checks them before some commands)."""
 _MAX_BLOBS = 512
-_MAX_BODY = 64 * 1024 * 1024
 
 
 class PortInUse(OSError):
@@ -88,7 +82,7 @@ class ApiServer:
         self._blob_lock = threading.Lock()
         self._ids = itertools.count(1)
         try:
-            self._httpd = _HttpServer(("127.0.0.1", port), _Handler)
+            self._httpd = ApiHttpServer(("127.0.0.1", port), ApiHandler)
         except OSError as exc:
             if exc.errno in (98, 48):  # EADDRINUSE on Linux, macOS
                 raise PortInUse(f"port {port} on 127.0.0.1 is already in use") from None
@@ -144,7 +138,7 @@ class ApiServer:
 
     def open_gate(self, slot: Slot, path: Path, policy: HostPolicy) -> ItemGate:
         """Serve the item of ``slot`` on a Unix socket at ``path`` (its jail's way out)."""
-        return ItemGate(self, _Handler, slot, path, policy)
+        return ItemGate(self, ApiHandler, slot, path, policy)
 
     # ------------------------------------------------------------------ dispatch
 
@@ -171,7 +165,7 @@ class ApiServer:
             with self._blob_lock:
                 blob = self._blobs.get(_blob_key(where.path, query))
             if blob is None:
-                return ApiResponse(404, b"The specified blob does not exist.", _TEXT)
+                return ApiResponse(404, b"The specified blob does not exist.", TEXT)
             extra = {"Content-Type": blob.content_type}
             if blob.filename:
                 extra["Content-Disposition"] = f"attachment; filename={blob.filename}"
@@ -243,9 +237,6 @@ class ApiServer:
         }
 
 
-_TEXT = {"Content-Type": "text/plain; charset=utf-8"}
-
-
 def _blob_key(path: str, query: str) -> str:
     """The blob a download link names: its first segment; a source archive's link may go on
     (``/legacy.zip/refs/tags/v1``, as codeload's do) and, when a client asks for the web's
@@ -253,173 +244,3 @@ def _blob_key(path: str, query: str) -> str:
     key, _, rest = path.partition("/")
     alt = parse_qs(query).get("alt")
     return alt[-1] if rest and not rest.startswith("legacy.") and alt else key
-
-
-class _HttpServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    api: ApiServer
-    slot: Slot | None = None  # requests on the loopback port come from no one item's jail
-
-    @property
-    def policy(self) -> HostPolicy:
-        return self.api.policy
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _HttpServer  # or an ItemGate, which has the same attributes
-    timeout = 120
-    # Headers and body go out as separate writes; with Nagle's algorithm on, a keep-alive
-    # client's delayed ACK then stalls every answer by ~40 ms, which would count as tool time.
-    disable_nagle_algorithm = True
-    tls_host: str | None = None
-    """Set on connections the proxy intercepted: the host the client asked to CONNECT to."""
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the sandbox's requests are recorded per world, not printed."""
-
-    def setup(self) -> None:
-        if self.request.family == socket.AF_UNIX:  # an item's gate: no Nagle to disable
-            self.disable_nagle_algorithm = False  # type: ignore[misc]
-        super().setup()
-
-    def handle(self) -> None:
-        # A client may hang up mid-answer (gh does after some uploads): that ends the connection,
-        # it is not an error of the sandbox's.
-        try:
-            super().handle()
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    def do_CONNECT(self) -> None:
-        host, port, refusal = admit_tunnel(self.path, self.server.policy)
-        if host:
-            self.close_connection = True
-            if refusal is not None:
-                self._send(refusal)
-                return
-            self.wfile.flush()
-            if not passthrough.tunnel(self.connection, host, port):
-                self._send(ApiResponse(502, b"cannot reach " + host.encode(), _TEXT))
-            return
-        self.send_response(200, "Connection established")
-        self.end_headers()
-        self.wfile.flush()
-        self.close_connection = True
-        try:
-            wrapped = self.server.api.ca.server_context.wrap_socket(
-                self.connection, server_side=True
-            )
-        except (ssl.SSLError, OSError):
-            return  # the client does not trust the session CA: nothing more to say
-        _TlsHandler(wrapped, self.client_address, self.server, self.path.rpartition(":")[0])
-
-    def _any(self) -> None:
-        target = self.path
-        scheme = "https" if self.tls_host else "http"
-        host = self.headers.get("Host") or self.tls_host or ""
-        if target.startswith(("http://", "https://")):
-            parts = urlsplit(target)
-            scheme, host = parts.scheme, parts.netloc
-            target = parts.path + (f"?{parts.query}" if parts.query else "")
-        path, _, query = (target or "/").partition("?")
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        server = self.server
-        admission = admit(
-            scheme, host, path, self.command, headers,
-            policy=server.policy, registry=server.api.registry, item=server.slot,
-            own_port=server.api.port,
-        )  # fmt: skip
-        where, host = admission.route, admission.host
-        if admission.refusal is not None:
-            self.close_connection = True
-            self._send(admission.refusal)
-            return
-        if where.kind == "git":
-            self._git(where.path, query, f"{scheme}://{host}{target or '/'}")
-            return
-        try:
-            body = self._read_body()
-        except ValueError as exc:
-            self.close_connection = True
-            self._send(ApiResponse.error(400, str(exc)))
-            return
-        if where.kind == "foreign":
-            self._forward(host, target, body)
-            return
-        url = f"{scheme}://{host}{target or '/'}"
-        self._send(self.server.api.answer(where, self.command, url, query, headers, body))
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _any
-
-    def _read_body(self) -> bytes:
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        return RequestBody(self.rfile, headers).read_all(_MAX_BODY)
-
-    def _git(self, path: str, query: str, url: str) -> None:
-        """A git smart-HTTP request: its body streams into git and git's answer streams back,
-        whatever their size."""
-        from pytest_ghxbench.sandbox.git.http import GitRequest, serve
-
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        try:
-            body = RequestBody(self.rfile, headers)
-        except ValueError as exc:
-            self.close_connection = True
-            self._send(ApiResponse.error(400, str(exc)))
-            return
-        reply = HandlerReply(self, self._send)
-        try:
-            request = GitRequest(self.command, path, query, headers, url, body)
-            serve(self.server.api.registry, request, reply)
-        except (BrokenPipeError, ConnectionResetError):
-            raise
-        except Exception:
-            sys.stderr.write(
-                f"ghxbench sandbox: {self.command} {url} failed:\n{traceback.format_exc()}"
-            )
-            if reply.started:
-                self.close_connection = True  # the client sees a cut answer
-            else:
-                self._send(ApiResponse.error(500, "The sandbox failed on this request"))
-        if not body.finished and not body.drain(_MAX_BODY):
-            self.close_connection = True
-
-    def _send(self, response: ApiResponse) -> None:
-        self.send_response(response.status)
-        for name, value in response.headers.items():
-            if name.lower() != "content-length":
-                self.send_header(name, value)
-        self.send_header("Content-Length", str(len(response.body)))
-        self.end_headers()
-        if self.command != "HEAD" and response.body:
-            self.wfile.write(response.body)
-
-    def _forward(self, host: str, target: str, body: bytes) -> None:
-        name, _, port_text = host.rpartition(":")
-        if not port_text.isdigit():
-            name, port_text = host, "80"
-        try:
-            status, reason, headers, data = passthrough.forward(
-                self.command, name, int(port_text), target, dict(self.headers.items()), body
-            )
-        except (OSError, ValueError) as exc:
-            self._send(ApiResponse(502, f"cannot reach {host}: {exc}".encode(), _TEXT))
-            return
-        self.send_response(status, reason)
-        for key, value in headers:
-            if key.lower() != "content-length":
-                self.send_header(key, value)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
-
-
-class _TlsHandler(_Handler):
-    def __init__(
-        self, request: socket.socket, client_address: Any, server: _HttpServer, host: str
-    ) -> None:
-        self.tls_host = host
-        super().__init__(request, client_address, server)
