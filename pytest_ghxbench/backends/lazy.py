@@ -49,11 +49,21 @@ def open_backend_session(
     return backend.open_session(item_id, workdir)
 
 
+_TAKES_MODE: dict[Any, bool] = {}
+
+
 def _takes_mode(method: Callable[..., Any]) -> bool:
-    try:
-        parameters = inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-    return "mode" in parameters or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
-    )
+    # a bound method is a new object on every access: its function is the same
+    key = getattr(method, "__func__", method)
+    known = _TAKES_MODE.get(key)
+    if known is None:
+        try:
+            parameters = inspect.signature(method).parameters
+        except (TypeError, ValueError):
+            known = False
+        else:
+            known = "mode" in parameters or any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+            )
+        _TAKES_MODE[key] = known
+    return known

@@ -105,19 +105,30 @@ def scenario_tags(session: GhxSession) -> list[str]:
 
 
 def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) -> None:
-    item.add_marker(scenario.kind)
-    item.add_marker(mode)
-    reserved = reserved_markers(config.stash[SESSION_KEY])
-    for tag in dict.fromkeys(scenario.tags):
-        # A tag may not contradict the item's type or mode: an atomic scenario tagged
-        # "workflow" (a GitHub Actions workflow) must not be selected by `-m workflow`.
-        # Tags are registered as markers when the session starts (session_plugin).
-        if tag not in reserved:
-            item.add_marker(tag)
+    for mark in _marks(scenario, mode, config):
+        item.add_marker(mark)
+
+
+def _marks(scenario: Any, mode: str, config: pytest.Config) -> list[pytest.MarkDecorator]:
+    """The markers of the items of ``scenario`` in ``mode``, made once per scenario and mode
+    (every repetition gets the same)."""
+    session: GhxSession = config.stash[SESSION_KEY]
+    cache: dict[tuple[str, str], list[pytest.MarkDecorator]] = session.extra.setdefault("marks", {})
+    found = cache.get((scenario.id, mode))
+    if found is not None:
+        return found
+    marks = [getattr(pytest.mark, scenario.kind), getattr(pytest.mark, mode)]
+    reserved = reserved_markers(session)
+    # A tag may not contradict the item's type or mode: an atomic scenario tagged "workflow" (a
+    # GitHub Actions workflow) must not be selected by `-m workflow`. Tags are registered as
+    # markers when the session starts (session_plugin).
+    marks += [
+        getattr(pytest.mark, tag) for tag in dict.fromkeys(scenario.tags) if tag not in reserved
+    ]
     plugins = config.pluginmanager
     if plugins.hasplugin("timeout"):
         timeout_s = scenario.timeout_ms / 1000.0
-        item.add_marker(
+        marks.append(
             pytest.mark.timeout(timeout_s + BACKSTOP_GRACE_S, method="signal", func_only=True)
         )
     if plugins.hasplugin("rerunfailures"):
@@ -125,7 +136,9 @@ def _mark(item: pytest.Item, scenario: Any, mode: str, config: pytest.Config) ->
         if reruns > 0 or getattr(config.option, "reruns", None):
             # Also set at 0 when --reruns is given, so it cannot override the policy; only
             # attempts the policy retries raise TransientFailure (module run.retry).
-            item.add_marker(pytest.mark.flaky(reruns=reruns, only_rerun=[RERUN_PATTERN]))
+            marks.append(pytest.mark.flaky(reruns=reruns, only_rerun=[RERUN_PATTERN]))
+    cache[(scenario.id, mode)] = marks
+    return marks
 
 
 class ScenarioItem(pytest.Item):

@@ -90,9 +90,14 @@ class GhxSession:
 
     @property
     def run_dir(self) -> RunDir:
-        if self.resume is not None:
-            return self.resume.run
-        return RunDir(runs_root(self.settings.results_dir) / self.run_id)
+        found: RunDir | None = self.extra.get("run_dir")
+        if found is None:
+            if self.resume is not None:
+                found = self.resume.run
+            else:
+                found = RunDir(runs_root(self.settings.results_dir) / self.run_id)
+            self.extra["run_dir"] = found
+        return found
 
     @property
     def rows_path(self) -> Path:
@@ -245,11 +250,11 @@ def _scenario_root(settings: Settings) -> Path:
 def _backend_manifest(backend: Backend) -> Mapping[str, Any] | None:
     """The backend's own manifest; a data file it cannot read (the sandbox seed) is a usage
     error naming the file."""
-    from pytest_ghxbench.sandbox.manifest import SeedError
+    from pytest_ghxbench.backends import ManifestError
 
     try:
         return backend.manifest()
-    except SeedError as exc:
+    except ManifestError as exc:
         raise pytest.UsageError(f"ghxbench: backend {backend.name!r}: {exc}") from exc
 
 

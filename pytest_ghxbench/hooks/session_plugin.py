@@ -27,7 +27,6 @@ from pytest_ghxbench.hooks.budget import (
     read_spend,
 )
 from pytest_ghxbench.hooks.collect import ScenarioFile, ScenarioItem, scenario_tags
-from pytest_ghxbench.hooks.compare_runs import find_base_run
 from pytest_ghxbench.hooks.controller import Controller, ProgressHooks
 from pytest_ghxbench.hooks.harness import HARNESS_ATTR
 from pytest_ghxbench.hooks.isolation import header_lines as isolation_header
@@ -99,7 +98,10 @@ def activate(config: pytest.Config, settings: Settings) -> None:
         config.pluginmanager.register(BackstopTimer(ScenarioItem), "ghxbench-backstop")
     session.extra[WEIGHT] = shard_weights(session)
     if not _is_worker(config) and not config.option.collectonly:
-        session.extra[HEADER_NOTES] = find_base_run(session)  # before this run is `latest`
+        if session.settings.compare is not None:  # the comparison's imports only when asked
+            from pytest_ghxbench.hooks.compare_runs import find_base_run
+
+            session.extra[HEADER_NOTES] = find_base_run(session)  # before this run is `latest`
         if session.resume is None:
             start_run_dir(config, session)
         recorder = RowRecorder(config, session)

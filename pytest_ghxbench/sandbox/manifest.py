@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
 
+from pytest_ghxbench.backends import ManifestError
 from pytest_ghxbench.sandbox.git import GitRepo
 from pytest_ghxbench.sandbox.git.seed import CodeSeed
 from pytest_ghxbench.sandbox.state import World
@@ -55,7 +56,7 @@ class _SeedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignor
 _SeedLoader.add_constructor("tag:yaml.org,2002:int", construct_bounded_int)
 
 
-class SeedError(Exception):
+class SeedError(ManifestError):
     """The seed file cannot be read, is not valid, or names objects it does not define."""
 
 
