@@ -23,6 +23,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import pkgutil
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,6 +119,7 @@ class Capability:
 _REGISTRY: dict[str, Capability] = {}
 _VALIDATORS: dict[str, Any] = {}
 _LOADED = False
+_LOAD_LOCK = threading.RLock()
 
 
 def input_schema(required: Sequence[str], **properties: Mapping[str, Any]) -> dict[str, Any]:
@@ -169,13 +171,18 @@ def _origin(handler: Callable[..., Any]) -> tuple[str, str]:
 
 def _load_builtins() -> None:
     global _LOADED
+    # the flag is set once everything is loaded, under a lock: a thread that finds it set (or
+    # waits for the thread loading) sees the whole table, never a part of it
     if _LOADED:
         return
-    _LOADED = True
-    package = importlib.import_module("pytest_ghxbench.ghx.capabilities")
-    for module in sorted(m.name for m in pkgutil.iter_modules(package.__path__)):
-        if not module.startswith("_"):
-            importlib.import_module(f"{package.__name__}.{module}")
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
+        package = importlib.import_module("pytest_ghxbench.ghx.capabilities")
+        for module in sorted(m.name for m in pkgutil.iter_modules(package.__path__)):
+            if not module.startswith("_"):
+                importlib.import_module(f"{package.__name__}.{module}")
+        _LOADED = True
 
 
 def all_capabilities() -> list[Capability]:

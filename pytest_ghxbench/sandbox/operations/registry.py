@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -34,6 +35,7 @@ H = TypeVar("H", bound=Handler)
 
 _OPERATIONS: dict[str, Handler] = {}
 _LOADED = False
+_LOAD_LOCK = threading.RLock()
 
 
 def operation(capability_id: str) -> Callable[[H], H]:
@@ -50,14 +52,19 @@ def operation(capability_id: str) -> Callable[[H], H]:
 
 def _load() -> None:
     global _LOADED
+    # the flag is set once everything is loaded, under a lock: a thread that finds it set (or
+    # waits for the thread loading) sees the whole table, never a part of it
     if _LOADED:
         return
-    _LOADED = True
-    package = __name__.rsplit(".", 1)[0]
-    path = importlib.import_module(package).__path__
-    for module in sorted(m.name for m in pkgutil.iter_modules(path)):
-        if module != "registry" and not module.startswith("_"):
-            importlib.import_module(f"{package}.{module}")
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
+        package = __name__.rsplit(".", 1)[0]
+        path = importlib.import_module(package).__path__
+        for module in sorted(m.name for m in pkgutil.iter_modules(path)):
+            if module != "registry" and not module.startswith("_"):
+                importlib.import_module(f"{package}.{module}")
+        _LOADED = True
 
 
 def operations() -> list[str]:

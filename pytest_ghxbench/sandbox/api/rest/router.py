@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -303,12 +304,18 @@ def respond(ctx: Ctx, value: Any, status: int) -> ApiResponse:
 
 
 _LOADED = False
+_LOAD_LOCK = threading.RLock()
 
 
 def _load() -> None:
     global _LOADED
-    if not _LOADED:
-        _LOADED = True
+    # the flag is set once everything is loaded, under a lock: a thread that finds it set (or
+    # waits for the thread loading) sees the whole table, never a part of it
+    if _LOADED:
+        return
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
         # first: some of their routes serve cases of other modules' routes (Unhandled), or
         # paths another module's template would take (/issues/events for /issues/{number})
         for first in ("git", "pull_writes", "timeline"):
@@ -338,3 +345,5 @@ def _load() -> None:
             search_code,
             usage,
         )
+
+        _LOADED = True
