@@ -166,7 +166,8 @@ def test_the_view_command_serves_until_ctrl_c(run_copy: RunDir, default_run: Run
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}  # this checkout's package
     env.pop("DISPLAY", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "pytest_ghxbench", "view", "--no-browser"],
+        # faulthandler: a view that does not stop says where it is (SIGABRT below)
+        [sys.executable, "-X", "faulthandler", "-m", "pytest_ghxbench", "view", "--no-browser"],
         cwd=run_copy.path.parents[2],  # the project, whose latest run it is
         env=env,
         stdout=subprocess.PIPE,
@@ -190,7 +191,12 @@ def test_the_view_command_serves_until_ctrl_c(run_copy: RunDir, default_run: Run
         assert records and {record["item_id"] for record in records} == {item_id}
         assert records[0]["final_text"] == default_run.transcripts[0]["final_text"]
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        try:
+            out, err = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            out, err = process.communicate(timeout=30)
+            pytest.fail(f"ghxbench view did not stop on SIGINT; its threads:\n{err}\n{out}")
     finally:
         if process.poll() is None:
             process.kill()
