@@ -161,6 +161,10 @@ def test_view_errors_are_usage_errors(
         taken.server_close()
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
 def test_the_view_command_serves_until_ctrl_c(run_copy: RunDir, default_run: RunFiles) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}  # this checkout's package
@@ -173,6 +177,9 @@ def test_the_view_command_serves_until_ctrl_c(run_copy: RunDir, default_run: Run
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as a terminal starts it: a test run started in the background (a CI step's `&`, a
+        # script's job) ignores SIGINT, and a process inherits that, so Ctrl-C would do nothing
+        preexec_fn=_default_sigint,
     )
     try:
         assert process.stdout is not None
