@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
@@ -19,6 +19,7 @@ __all__ = [
     "AdapterUnavailable",
     "Backend",
     "BackendSession",
+    "ModeSpec",
     "RunRequest",
     "RunResult",
     "Tokens",
@@ -146,6 +147,71 @@ class RunResult:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class ModeSpec:
+    """One tool interface: an entry of the mode table (SPEC 18), built-in or declared in
+    ``[tool.ghxbench.modes.<name>]``.
+
+    ``kind`` ``"cli"``: ``program`` (a name on ``PATH`` or a path) is on the item's ``PATH``
+    under :attr:`cli_name`, the one client the agent's shell tool may run; ``env`` (template
+    values rendered per item) is in the agent's environment. ``kind`` ``"mcp"``: ``command`` is
+    the stdio server's command line, registered with the runtime under the mode's ``name``;
+    ``env`` reaches only the server. ``client``: the id the item's token for this interface is
+    issued to (the mode's name for a declared mode). ``instructions``: what the agent is told
+    (``None``: the default for the mode)."""
+
+    name: str
+    kind: Literal["cli", "mcp"]
+    program: str | None = None
+    command: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    instructions: str | None = None
+    builtin: bool = False
+    client: str = ""
+    where: str = ""
+    """Where the entry was written (``pyproject.toml: [tool.ghxbench.modes.acme]``), for
+    errors; empty for a built-in mode."""
+
+    @property
+    def cli_name(self) -> str:
+        """The name the agent runs a kind cli mode's program by (its basename)."""
+        return Path(self.program or "").name
+
+    @property
+    def client_id(self) -> str:
+        return self.client or self.name
+
+
+BUILTIN_MODE_SPECS: Mapping[str, ModeSpec] = {
+    "agent_direct": ModeSpec(
+        "agent_direct",
+        "cli",
+        program="gh",
+        env={"GH_HOST": "{host}", "GH_TOKEN": "{token}", "GH_REPO": "{repo}"},
+        builtin=True,
+        client="gh",
+    ),
+    "mcp": ModeSpec(
+        "mcp",
+        "mcp",
+        command=("github-mcp-server", "stdio"),
+        env={"GITHUB_PERSONAL_ACCESS_TOKEN": "{token}", "GITHUB_HOST": "http://{host}"},
+        builtin=True,
+        client="mcp",
+    ),
+    "ghx": ModeSpec(
+        "ghx",
+        "cli",
+        program="ghx",
+        env={"GH_HOST": "{host}", "GH_TOKEN": "{token}", "GH_REPO": "{repo}"},
+        builtin=True,
+        client="ghx",
+    ),
+}
+"""The three built-in modes as entries of the mode table (``--ghx-gh``, ``--ghx-mcp-server``
+and ``--ghx-ghx`` say which build of their client runs)."""
+
+
 @runtime_checkable
 class BackendSession(Protocol):
     """One item's view of the GitHub world (for the sandbox: a fresh private copy).
@@ -215,10 +281,26 @@ class RunRequest:
     model: str | None = None
     attempt: int = 1
     deadline: float = field(default=0.0)
+    interface: ModeSpec | None = None
+    """The mode's entry of the mode table; ``None``: the built-in mode of that name."""
 
     def __post_init__(self) -> None:
         if not self.deadline:
             self.deadline = time.monotonic() + self.timeout_s
+
+    @property
+    def mode_spec(self) -> ModeSpec:
+        """The item's interface: what kind of mode it is, its CLI's name or its MCP server's.
+        A mode that is neither declared nor built in is a ``ValueError`` naming it."""
+        if self.interface is not None:
+            return self.interface
+        found = BUILTIN_MODE_SPECS.get(self.mode)
+        if found is None:
+            raise ValueError(
+                f"mode {self.mode!r} is not in the mode table (built-in: "
+                f"{', '.join(BUILTIN_MODE_SPECS)}; declare others in [tool.ghxbench.modes])"
+            )
+        return found
 
     def remaining_s(self) -> float:
         """Seconds left before the item's deadline (never negative)."""

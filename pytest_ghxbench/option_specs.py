@@ -221,6 +221,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 # Tables of [tool.ghxbench] that are not options.
 CONFIG_TABLES = (
+    "modes",
     "profiles",
     "expectations",
     "mode_instructions",

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_ghxbench.modes import ModeConfigError, ModeTable, declared_modes
 from pytest_ghxbench.option_sources import COMMAND_LINE, GivenOptions, shown
 from pytest_ghxbench.option_specs import (
     CONFIG_TABLES,
@@ -53,6 +54,9 @@ class Settings:
     mcp_server: str | None = None
     ghx: str | None = None
     tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    mode_table: ModeTable = field(default_factory=ModeTable.builtin)
+    """Every mode the session knows: the built-in ones and ``[tool.ghxbench.modes]``'s; the
+    programs of the selected declared modes are resolved to paths."""
     shipped_suite: bool = False
     """``scenario_root`` is the suite shipped with the package: no scenario root was configured
     and the rootdir has no ``scenarios/`` directory."""
@@ -135,6 +139,15 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
     for name, content in tables.items():
         if not isinstance(content, dict):
             raise pytest.UsageError(f"ghxbench: [tool.ghxbench.{name}] must be a table")
+    try:
+        mode_table = declared_modes(
+            tables["modes"],
+            str(given.table_path or "pyproject.toml"),
+            root=rootpath,
+            resolve=modes or (),
+        )
+    except ModeConfigError as exc:
+        raise pytest.UsageError(f"ghxbench: {exc}") from None
 
     def path(key: str) -> Path | None:
         raw = given.text(key)
@@ -165,6 +178,7 @@ def resolve_settings(config: pytest.Config, namespace: Any = None) -> Settings:
         mcp_server=given.text("mcp_server"),
         ghx=given.text("ghx"),
         tables=tables,
+        mode_table=mode_table,
         shipped_suite=shipped,
         compare=given.text("compare"),
         compare_fail=_compare_rules(given, given.text("compare")),
@@ -288,5 +302,6 @@ def _absolute(path: Path, base: Path) -> Path:
 def selected_modes(config: pytest.Config) -> tuple[str, ...]:
     """The modes the session runs, with ``all`` read as every built-in mode (what a backend's
     preflight needs to know before any adapter has said which modes it drives)."""
-    modes = resolve_settings(config).modes or ()
-    return tuple(dict.fromkeys(KNOWN_MODES if "all" in modes else modes))
+    settings = resolve_settings(config)
+    modes = settings.modes or ()
+    return tuple(dict.fromkeys(settings.mode_table.names() if "all" in modes else modes))

@@ -1,8 +1,9 @@
 """What an agent is told about its CLI mode's tool: the real client's own ``--help`` text.
 
 ``agent_direct`` describes the ``bash`` tool with the output of the real ``gh --help``;
-``ghx`` with the built-in capability CLI's usage, or a configured ghx build's ``--help``. The
-text is read once per program and process (starting gh costs ~50 ms).
+``ghx`` with the built-in capability CLI's usage, or a configured ghx build's ``--help``; a
+declared kind cli mode with its program's own ``--help``. The text is read once per program
+and process (starting gh costs ~50 ms).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import subprocess
 import tempfile
 
+from pytest_ghxbench.api import BUILTIN_MODE_SPECS, ModeSpec
 from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
 
 __all__ = ["cli_usage"]
@@ -40,16 +42,16 @@ def _help_text(program: str) -> str:
     return text
 
 
-def cli_usage(mode: str, clients: Clients | None = None) -> str:
-    """The usage text of the CLI ``mode`` runs (``agent_direct``: gh, ``ghx``: ghx)."""
+def cli_usage(mode: str | ModeSpec, clients: Clients | None = None) -> str:
+    """The usage text of the CLI ``mode`` runs (``agent_direct``: gh, ``ghx``: ghx, a declared
+    kind cli mode: its program's ``--help``)."""
     clients = clients or Clients()
-    if mode == "agent_direct":
-        return _help_text(clients.gh_program())
-    if mode == "ghx":
-        program = clients.ghx_program()
-        if program is None:
-            from pytest_ghxbench.ghx.cli import GHX_USAGE
+    spec = BUILTIN_MODE_SPECS.get(mode) if isinstance(mode, str) else mode
+    if spec is None or spec.kind != "cli":
+        raise ValueError(f"mode {mode!r} has no CLI; expected agent_direct, ghx or a kind cli mode")
+    program = clients.cli_program(spec)
+    if program is None:
+        from pytest_ghxbench.ghx.cli import GHX_USAGE
 
-            return GHX_USAGE
-        return _help_text(program)
-    raise ValueError(f"mode {mode!r} has no CLI; expected agent_direct or ghx")
+        return GHX_USAGE
+    return _help_text(program)

@@ -94,7 +94,9 @@ def run_attempt(
 ) -> AttemptOutcome:
     settings = session.settings
     prompt = _prompt(session, scenario, bound_input, identity.mode)
-    instructions = mode_instructions(identity.mode, settings.tables.get("mode_instructions"))
+    spec = settings.mode_table.get(identity.mode)
+    overrides = settings.tables.get("mode_instructions")
+    instructions = mode_instructions(identity.mode, overrides, spec)
     timeout_s = scenario.timeout_ms / 1000.0
     workdir = session.fresh_workdir()
     backend_session: BackendSession | None = None
@@ -112,6 +114,7 @@ def run_attempt(
         item_id=identity.item_id,
         model=settings.model,
         attempt=attempt,
+        interface=spec,
     )
     result: RunResult | None = None
     judgement: Judgement | None = None

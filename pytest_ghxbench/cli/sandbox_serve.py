@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TextIO
 from pytest_ghxbench.option_specs import KNOWN_MODES
 
 if TYPE_CHECKING:
+    from pytest_ghxbench.modes import ModeTable
     from pytest_ghxbench.sandbox.api.server import ApiServer
     from pytest_ghxbench.sandbox.state import World
 
@@ -55,7 +56,11 @@ def _parser(command: str) -> _Parser:
         parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any)")
     else:
         choices = ", ".join(KNOWN_MODES)
-        parser.add_argument("--mode", default="agent_direct", help=f"one of {choices}")
+        parser.add_argument(
+            "--mode",
+            default="agent_direct",
+            help=f"one of {choices}, or a mode of ./pyproject.toml's [tool.ghxbench.modes]",
+        )
         parser.add_argument("--gh", help="gh binary for agent_direct (default: the pinned one)")
         parser.add_argument("--mcp-server", help="MCP server command for mcp (default: pinned)")
     return parser
@@ -166,17 +171,21 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
         words, command = words[:at], words[at + 1 :]
     try:
         options = _parser("run").parse_args(words)
-        if options.mode not in KNOWN_MODES:
+        table = _mode_table(options.mode)
+        if options.mode not in table:
             raise _Usage(
                 f"ghxbench sandbox run: unknown mode {options.mode!r}; expected one of "
-                f"{', '.join(KNOWN_MODES)}"
+                f"{', '.join(table.names())} (declare others in ./pyproject.toml's "
+                "[tool.ghxbench.modes])"
             )
         if not command:
             raise _Usage("ghxbench sandbox run: give the command after --, e.g. -- gh pr view 7")
     except _Usage as exc:
         err.write(f"{exc}\n")
         return EXIT_USAGE
-    backend = SandboxBackend(clients=Clients(gh=options.gh, mcp_server=options.mcp_server))
+    backend = SandboxBackend(
+        clients=Clients(gh=options.gh, mcp_server=options.mcp_server), modes=table
+    )
     with tempfile.TemporaryDirectory(prefix="ghxbench-run-") as scratch:
         try:
             world = _load(options.state)
@@ -193,6 +202,19 @@ def run_command(args: Sequence[str], err: TextIO) -> int:
             session.close()
             backend.close()
     return status
+
+
+def _mode_table(mode: str) -> ModeTable:
+    """The built-in modes and those of ``./pyproject.toml`` (``mode``'s program found)."""
+    from pytest_ghxbench.modes import ModeConfigError, declared_modes
+    from pytest_ghxbench.option_sources import read_tool_table
+
+    path = Path("pyproject.toml")
+    try:
+        table = read_tool_table(path) if path.is_file() else {}
+        return declared_modes(table.get("modes"), str(path.absolute()), Path.cwd(), [mode])
+    except (ValueError, ModeConfigError) as exc:
+        raise _Usage(f"ghxbench sandbox run: {exc}") from None
 
 
 def _child(command: list[str], env: dict[str, str], cwd: Path, err: TextIO) -> int:

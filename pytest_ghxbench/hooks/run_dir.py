@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from importlib import metadata
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,20 @@ def run_spec(config: pytest.Config, session: GhxSession) -> RunSpec:
         profile=session.profile.to_json_dict(),
         power_effect=s.power_effect,
         isolation=_isolation(session),
+        interfaces=_interfaces(session),
     )
+
+
+def _interfaces(session: GhxSession) -> dict[str, dict[str, Any]] | None:
+    """What the backend found each selected mode's client to be (the sandbox's preflight)."""
+    found = getattr(session.backend, "interfaces", None) if session.backend is not None else None
+    if not isinstance(found, dict) or not found:
+        return None
+    return {
+        mode: info.to_json()
+        for mode, info in found.items()
+        if callable(getattr(info, "to_json", None))
+    }
 
 
 def _isolation(session: GhxSession) -> dict[str, str] | None:

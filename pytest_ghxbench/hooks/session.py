@@ -196,25 +196,48 @@ def resolve_profiles(config: pytest.Config, settings: Settings) -> dict[str, Pro
     return profiles
 
 
+def supported_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
+    """The modes ``adapter`` drives: the ones it names, and every mode of the table whose kind
+    it drives (its optional ``kinds``, e.g. ``("cli", "mcp")``)."""
+    kinds = tuple(getattr(adapter, "kinds", ()) or ())
+    table = settings.mode_table
+    drives = [name for name in table if table[name].kind in kinds]
+    return tuple(dict.fromkeys([*adapter.modes, *drives]))
+
+
 def _resolve_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
-    supported = tuple(adapter.modes)
+    supported = supported_modes(settings, adapter)
     assert settings.modes is not None
     if settings.modes == ("all",):
         return supported
     unknown = [m for m in settings.modes if m not in supported]
     if unknown:
+        declared = [m for m in unknown if m in settings.mode_table]
+        why = ""
+        if declared:
+            spec = settings.mode_table[declared[0]]
+            why = (
+                f" ({declared[0]!r} is a kind {spec.kind} mode, and the adapter drives "
+                f"{', '.join(getattr(adapter, 'kinds', ()) or ()) or 'no declared modes'})"
+            )
+        else:
+            why = " (declare other modes in [tool.ghxbench.modes])"
         raise pytest.UsageError(
             f"ghxbench: unknown mode(s) {', '.join(map(repr, unknown))} for --ghx-mode; adapter "
-            f"{adapter.name!r} supports: {', '.join(supported)} (or 'all')"
+            f"{adapter.name!r} supports: {', '.join(supported)} (or 'all'){why}"
         )
     return tuple(dict.fromkeys(settings.modes))
 
 
 def _check_gate_modes(settings: Settings, adapter: Adapter) -> None:
-    """The gate's baseline and candidate are modes: the adapter's, the built-in ones, or modes
+    """The gate's baseline and candidate are modes: the adapter's, the mode table's, or modes
     configured in ``[tool.ghxbench.mode_instructions]`` (rows of earlier runs may hold them)."""
     configured = settings.tables.get("mode_instructions") or {}
-    valid = tuple(dict.fromkeys([*adapter.modes, *KNOWN_MODES, *map(str, configured)]))
+    valid = tuple(
+        dict.fromkeys(
+            [*adapter.modes, *KNOWN_MODES, *settings.mode_table.names(), *map(str, configured)]
+        )
+    )
     for flag, mode in (
         ("--gate-baseline", settings.baseline),
         ("--gate-candidate", settings.candidate),

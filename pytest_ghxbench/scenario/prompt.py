@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from pytest_ghxbench.api import ModeSpec
 from pytest_ghxbench.scenario.field_types import placeholders, substitute
 from pytest_ghxbench.scenario.models import AtomicAssertions, AtomicScenario, Scenario
 
@@ -39,13 +40,28 @@ DEFAULT_MODE_INSTRUCTIONS: Mapping[str, str] = MappingProxyType(
 )
 
 
-def mode_instructions(mode: str, overrides: Mapping[str, str] | None = None) -> str:
-    """The instructions for ``mode``: an override if given, else the default, else a generic
-    line for a mode this package does not know."""
+def mode_instructions(
+    mode: str, overrides: Mapping[str, str] | None = None, spec: ModeSpec | None = None
+) -> str:
+    """The instructions for ``mode``: an override from ``[tool.ghxbench.mode_instructions]``,
+    else the mode table entry's own (``spec``), else the default, else a line made from the
+    entry's kind (a mode this package does not know gets a generic one)."""
     if overrides and mode in overrides:
         return overrides[mode]
+    if spec is not None and spec.instructions:
+        return spec.instructions
     if mode in DEFAULT_MODE_INSTRUCTIONS:
         return DEFAULT_MODE_INSTRUCTIONS[mode]
+    if spec is not None and spec.kind == "cli":
+        return (
+            f"Use the `{spec.cli_name}` CLI through your shell tool for every GitHub operation; "
+            f"`{spec.cli_name} --help` lists its commands. Do not use any other GitHub client."
+        )
+    if spec is not None:
+        return (
+            f"Use the tools of the {mode!r} MCP server for every GitHub operation. Do not use "
+            "any other GitHub client."
+        )
     return f"Use the tools provided for the {mode!r} interface for every GitHub operation."
 
 

@@ -261,10 +261,10 @@ def test_mcp_items_get_a_server_of_their_own_with_only_the_mcp_tools(
     assert len(serves) == 2 and serves[0]["pid"] != serves[1]["pid"]
     own, shared = serves[0], serves[1]
     assert own["config"]["mcp"] == {
-        "ghxbench": {"type": "local", "command": [str(launcher), "stdio"], "enabled": True}
+        "mcp": {"type": "local", "command": [str(launcher), "stdio"], "enabled": True}
     }
-    # only the MCP server's tools: no shell, and no shims on PATH
-    assert own["config"]["permission"] == {"*": "deny", "ghxbench_*": "allow"}
+    # only the MCP server's tools (registered under the mode's name): no shell, no shims
+    assert own["config"]["permission"] == {"*": "deny", "mcp_*": "allow"}
     assert own["env"]["PATH"] == item["PATH"]
     assert "mcp" not in shared["config"]
     assert shared["config"]["permission"] == {
@@ -280,11 +280,11 @@ def test_mcp_items_get_a_server_of_their_own_with_only_the_mcp_tools(
 
 
 def test_an_mcp_server_that_does_not_connect_is_a_runner_error(fake: Any, tmp_path: Path) -> None:
-    adapter = fake([OK_SESSION], mcp_failed="ghxbench")
+    adapter = fake([OK_SESSION], mcp_failed="mcp")
     item = {MCP_COMMAND_ENV: "nowhere-mcp stdio"}
     result = adapter.run(request(tmp_path, mode="mcp", env=item))
     assert result.error is not None
-    assert "MCP server 'ghxbench' did not connect (status 'failed': spawn ENOENT)" in result.error
+    assert "MCP server 'mcp' did not connect (status 'failed': spawn ENOENT)" in result.error
 
 
 def test_an_mcp_item_without_an_mcp_server_is_a_runner_error(fake: Any, tmp_path: Path) -> None:

@@ -30,6 +30,9 @@ CLI_PACKAGES = {
     "claude": "@anthropic-ai/claude-code",
     "codex": "@openai/codex",
     "opencode": "opencode-ai",
+    "copilot": "@github/copilot",
+    "gemini": "@google/gemini-cli",
+    "mcp-server-github": "@modelcontextprotocol/server-github",
 }
 
 

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.timeout(900)  # a hang guard: a busy machine takes minu
 
 USAGE = Usage(input=1000, output=50, cache_read=200, cache_write=300, reasoning=20)
 THINK_S = 0.4
-MCP_NAME = f"mcp__ghxbench__{MCP_TOOL}"
+MCP_NAME = f"mcp__mcp__{MCP_TOOL}"
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, claude: A
     assert mcp["success"] is True, mcp
     assert_measured(mcp, len(mcp_asks))
     offered = [n for n in mcp_asks[0].turn.tool_names if not n.startswith("Deferred")]
-    assert MCP_NAME in offered and all(n.startswith("mcp__ghxbench__") for n in offered)
+    assert MCP_NAME in offered and all(n.startswith("mcp__mcp__") for n in offered)
     (mcp_call,) = transcript(pytester.path, "mcp")["tool_calls"]
     assert mcp_call["name"] == MCP_NAME and mcp_call["ok"] is True
     # starting the MCP server is startup, not latency: the same script takes the same time,

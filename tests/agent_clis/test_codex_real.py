@@ -159,7 +159,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, codex: St
     offered = mcp_asks[0].turn.tool_names
     assert "write_stdin" not in offered and "web_search" not in json.dumps(mcp_asks[0].body)
     (call,) = transcript_calls(pytester.path, "mcp")
-    assert call["name"] == f"mcp__ghxbench__{MCP_TOOL}" and call["ok"] is True
+    assert call["name"] == f"mcp__mcp__{MCP_TOOL}" and call["ok"] is True
     # That both modes' latencies hold the same model time (starting Codex and the MCP server
     # is startup) is a measurement over repetitions: bench/agent_cli_latency.py.
 

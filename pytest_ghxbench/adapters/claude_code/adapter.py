@@ -1,9 +1,10 @@
 """``claude -p <prompt> --output-format stream-json --verbose``, parsed into a RunResult.
 
-Each mode gets its interface and no other (Claude Code 2.1 flags): agent_direct and ghx get the
-built-in ``Bash`` tool alone (``--tools Bash``) with only ``gh``/``ghx`` commands approved
-(``--allowedTools``; anything else is refused, as ``-p`` has nobody to ask); mcp gets no
-built-in tool at all (``--tools ""``) and the item's MCP server (``--mcp-config``,
+Each mode gets its interface and no other (Claude Code 2.1 flags): a kind cli mode
+(agent_direct, ghx, a declared CLI) gets the built-in ``Bash`` tool alone (``--tools Bash``)
+with only its program's commands approved (``--allowedTools "Bash(gh:*)"``; anything else is
+refused, as ``-p`` has nobody to ask); a kind mcp mode gets no built-in tool at all
+(``--tools ""``) and the item's MCP server, registered under the mode's name (``--mcp-config``,
 ``--strict-mcp-config``), whose tools are approved.
 
 Timing (``docs/metrics.md``): started just before the spawn, ready at the arrival of the
@@ -38,18 +39,16 @@ from pytest_ghxbench.adapters.process import (
     working_directory,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
-from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
+from pytest_ghxbench.api import AdapterUnavailable, ModeSpec, RunRequest, RunResult
 from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["ClaudeCodeAdapter", "ClaudeStream", "claude_argv"]
 
-MCP_SERVER_NAME = "ghxbench"
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 PASSTHROUGH_VARS = ("XDG_CONFIG_HOME",)
 RUNTIME_PREFIXES = ("CLAUDE_", "ANTHROPIC_")
 """The runtime's own settings (``ANTHROPIC_BASE_URL``, ``CLAUDE_CODE_MAX_RETRIES``, ...) and
 credentials reach it; their secret values are redacted from everything recorded."""
-MODE_TOOLS = {"agent_direct": "Bash(gh:*)", "ghx": "Bash(ghx:*)"}
 DEFAULT_ENDPOINT = "https://api.anthropic.com"
 
 
@@ -60,11 +59,12 @@ def claude_argv(
     argv = [binary, "-p", request.prompt, "--output-format", "stream-json", "--verbose"]
     if request.instructions:
         argv += ["--append-system-prompt", request.instructions]
-    if request.mode == "mcp":
+    spec = request.mode_spec
+    if spec.kind == "mcp":
         argv += ["--mcp-config", json.dumps(dict(mcp_config or {})), "--strict-mcp-config"]
-        argv += ["--tools", "", "--allowedTools", f"mcp__{MCP_SERVER_NAME}"]
+        argv += ["--tools", "", "--allowedTools", f"mcp__{spec.name}"]
     else:
-        argv += ["--tools", "Bash", "--allowedTools", MODE_TOOLS[request.mode]]
+        argv += ["--tools", "Bash", "--allowedTools", f"Bash({spec.cli_name}:*)"]
     _, model = provider_model(request.model, "anthropic")
     if model:
         argv += ["--model", model]
@@ -87,6 +87,7 @@ class ClaudeCodeAdapter:
 
     name = "claude-code"
     modes: Sequence[str] = ("agent_direct", "mcp", "ghx")
+    kinds: Sequence[str] = ("cli", "mcp")
 
     def __init__(self, command: str = "claude", extra_args: Sequence[str] = ()) -> None:
         self.command = command
@@ -130,19 +131,19 @@ class ClaudeCodeAdapter:
         """Run one item and parse its stream; failures become ``RunResult.error``."""
         if request.model is None and self.model:
             request = replace(request, model=self.model)
-        if request.mode not in self.modes:
-            return RunResult(error=f"claude-code: unsupported mode {request.mode!r}")
+        try:
+            spec = request.mode_spec
+        except ValueError as exc:
+            return RunResult(error=f"claude-code: {exc}")
         env = scrubbed_env(
             dict(request.env), passthrough=PASSTHROUGH_VARS, prefixes=RUNTIME_PREFIXES
         )
         binary = self.binary or shutil.which(self.command, path=env.get("PATH")) or self.command
         mcp_config = None
-        if request.mode == "mcp":
+        if spec.kind == "mcp":
             command, args, server_env = mcp_server_command(env)
             mcp_config = {
-                "mcpServers": {
-                    MCP_SERVER_NAME: {"command": command, "args": args, "env": server_env}
-                }
+                "mcpServers": {spec.name: {"command": command, "args": args, "env": server_env}}
             }
         argv = [*claude_argv(binary, request, mcp_config), *self.extra_args]
         secrets = secret_values(env)
@@ -187,18 +188,18 @@ class ClaudeCodeAdapter:
             if api_ms is not None:
                 result.timing_breakdown = {"api_ms": api_ms}
             result.session_id = final.get("session_id") or result.session_id
-        result.error = self._error(outcome, stream, secrets, request.mode)
+        result.error = self._error(outcome, stream, secrets, spec)
         return result
 
     def _error(
-        self, outcome: Any, stream: ClaudeStream, secrets: Sequence[str], mode: str
+        self, outcome: Any, stream: ClaudeStream, secrets: Sequence[str], spec: ModeSpec
     ) -> str | None:
         if outcome.timed_out:
             return timeout_message("claude-code", outcome)
-        status = stream.mcp_servers.get(MCP_SERVER_NAME)
-        if mode == "mcp" and status is not None and status not in ("connected", "pending"):
+        status = stream.mcp_servers.get(spec.name)
+        if spec.kind == "mcp" and status is not None and status not in ("connected", "pending"):
             # The item had no interface: a harness failure, not the model's.
-            return f"claude-code: MCP server {MCP_SERVER_NAME!r} did not start (status {status!r})"
+            return f"claude-code: MCP server {spec.name!r} did not start (status {status!r})"
         final = stream.result
         jail = jail_failure(outcome.stderr_tail) if final is None else None
         if jail is not None:

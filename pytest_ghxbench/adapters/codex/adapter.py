@@ -57,7 +57,6 @@ from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["CodexAdapter", "CodexStream", "codex_argv", "codex_cost"]
 
-MCP_SERVER_NAME = "ghxbench"
 CREDENTIAL_VARS = ("OPENAI_API_KEY", "CODEX_API_KEY")
 RUNTIME_PREFIXES = ("CODEX_", "OPENAI_")
 """The runtime's own variables, passed through to it (with those its providers name)."""
@@ -94,12 +93,13 @@ def codex_argv(
         argv += ["--model", model]
     for setting in ITEM_OVERRIDES:
         argv += ["-c", setting]
-    if request.mode == "mcp":
+    spec = request.mode_spec
+    if spec.kind == "mcp":
         for setting in MCP_OVERRIDES:
             argv += ["-c", setting]
-    if request.mode == "mcp" and mcp_server is not None:
+    if spec.kind == "mcp" and mcp_server is not None:
         command, args, env = mcp_server
-        key = f"mcp_servers.{MCP_SERVER_NAME}"
+        key = f"mcp_servers.{spec.name}"
         argv += ["-c", f"{key}.command={_toml(command)}", "-c", f"{key}.args={_toml(args)}"]
         argv += ["-c", f"{key}.env={_toml(env)}"]
         # Required: Codex starts it before the thread (startup, not latency), and an item whose
@@ -147,6 +147,7 @@ class CodexAdapter:
 
     name = "codex"
     modes: Sequence[str] = ("agent_direct", "mcp", "ghx")
+    kinds: Sequence[str] = ("cli", "mcp")
 
     def __init__(self, command: str = "codex", sandbox: str = "danger-full-access") -> None:
         self.command = command
@@ -210,12 +211,14 @@ class CodexAdapter:
         """Run one item and parse its stream; failures become ``RunResult.error``."""
         if request.model is None and self.model:
             request = replace(request, model=self.model)
-        if request.mode not in self.modes:
-            return RunResult(error=f"codex: unsupported mode {request.mode!r}")
+        try:
+            kind = request.mode_spec.kind
+        except ValueError as exc:
+            return RunResult(error=f"codex: {exc}")
         settings = self.settings()
         env = self.environment(request, settings)
         binary = self.binary or shutil.which(self.command, path=env.get("PATH")) or self.command
-        server = mcp_server_command(env) if request.mode == "mcp" else None
+        server = mcp_server_command(env) if kind == "mcp" else None
         provider, model = provider_model(request.model, settings.provider)
         argv = [*codex_argv(binary, request, server, self.sandbox)]
         if model and provider != settings.provider and provider in settings.providers:

@@ -23,7 +23,7 @@ from pytest_ghxbench.adapters.bash_tool import (
 )
 from pytest_ghxbench.adapters.jailed import jailed_argv, open_shell, runtime_root
 from pytest_ghxbench.adapters.openai_chat.loop import LoopLimits, LoopOutcome, run_loop
-from pytest_ghxbench.adapters.openai_chat.tools import BINARIES, BashHost, McpHost
+from pytest_ghxbench.adapters.openai_chat.tools import BashHost, McpHost
 from pytest_ghxbench.adapters.pricing import Price, PriceTableError, parse_prices, session_cost
 from pytest_ghxbench.adapters.process import (
     command_words,
@@ -128,6 +128,7 @@ class OpenAIAdapter:
 
     name = "openai"
     modes = ("agent_direct", "mcp", "ghx")
+    kinds = ("cli", "mcp")
 
     def __init__(self, config: Any = None, settings: OpenAISettings | None = None) -> None:
         self._config = config
@@ -198,18 +199,22 @@ class OpenAIAdapter:
         host: BashHost | McpHost
         shell: JailShell | None = None
         try:
-            if request.mode in BINARIES:
+            spec = request.mode_spec
+        except ValueError as exc:
+            return RunResult(error=f"openai: {exc}")
+        try:
+            if spec.kind == "cli":
                 shell = open_shell(request, env, cwd)
                 tool = BashTool(
-                    BINARIES[request.mode],
+                    spec.cli_name,
                     env,
                     cwd=cwd,
                     timeout_s=settings.tool_timeout_s,
                     max_output_chars=settings.max_output_chars,
                     shell=shell,
                 )
-                host = BashHost(tool)
-            elif request.mode == "mcp":
+                host = BashHost(tool, spec)
+            elif spec.kind == "mcp":
                 if settings.mcp_command:
                     command = settings.mcp_command
                 else:

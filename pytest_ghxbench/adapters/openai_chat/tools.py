@@ -1,4 +1,5 @@
-"""The tools per mode: one ``bash`` tool (agent_direct: ``gh``, ghx: ``ghx``) or an MCP server's."""
+"""The tools per mode: one ``bash`` tool (a kind cli mode: its program, e.g. ``gh`` in
+agent_direct) or an MCP server's."""
 
 from __future__ import annotations
 
@@ -14,26 +15,24 @@ import anyio
 from pytest_ghxbench.adapters.bash_tool import DEFAULT_TIMEOUT_S, BashTool
 from pytest_ghxbench.adapters.openai_chat.loop import ToolReply
 from pytest_ghxbench.adapters.oracle.transcript import bash_tool, function_tool
+from pytest_ghxbench.api import BUILTIN_MODE_SPECS, ModeSpec
 
 __all__ = ["BINARIES", "BashHost", "McpHost"]
 
 BINARIES: Mapping[str, str] = {"agent_direct": "gh", "ghx": "ghx"}
 
 
-def _usage(binary: str) -> str:
-    from pytest_ghxbench.adapters.cli_usage import cli_usage
-
-    return cli_usage("ghx" if binary == "ghx" else "agent_direct")
-
-
 class BashHost:
-    """The ``bash`` tool of a CLI mode."""
+    """The ``bash`` tool of a kind cli mode, described with its program's usage."""
 
-    def __init__(self, tool: BashTool) -> None:
+    def __init__(self, tool: BashTool, spec: ModeSpec | None = None) -> None:
         self.tool = tool
+        self.spec = spec or BUILTIN_MODE_SPECS["ghx" if tool.binary == "ghx" else "agent_direct"]
 
     def definitions(self) -> list[dict[str, Any]]:
-        return [bash_tool(_usage(self.tool.binary))]
+        from pytest_ghxbench.adapters.cli_usage import cli_usage
+
+        return [bash_tool(cli_usage(self.spec))]
 
     def call(self, name: str, arguments: Mapping[str, Any], timeout_s: float) -> ToolReply:
         if name != "bash":
@@ -79,7 +78,7 @@ class McpHost:
                 portal.wrap_async_context_manager(ClientSession(read, write))
             )
             self._portal = portal
-            portal.call(self._session.initialize)
+            started = portal.call(self._session.initialize)
             listed = portal.call(self._session.list_tools)
         except BaseException:
             self._stack.close()
@@ -88,6 +87,10 @@ class McpHost:
             function_tool(tool.name, tool.description or "", tool.input_schema)
             for tool in listed.tools
         ]
+        self.tool_names = frozenset(tool.name for tool in listed.tools)
+        info = started.server_info
+        self.server_info = (info.name or Path(command[0]).name, info.version or "unknown")
+        """``(name, version)`` as the server says in ``initialize``."""
 
     def definitions(self) -> list[dict[str, Any]]:
         return list(self._definitions)

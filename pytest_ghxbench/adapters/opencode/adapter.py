@@ -38,7 +38,6 @@ from pytest_ghxbench.adapters.opencode.events import RetryWatcher
 from pytest_ghxbench.adapters.opencode.jailed import jailed_server, model_endpoints
 from pytest_ghxbench.adapters.opencode.messages import MessageFormatError, summarize
 from pytest_ghxbench.adapters.opencode.options import (
-    MCP_SERVER_NAME,
     PASSTHROUGH_VARS,
     QUIET_ENV,
     OpencodeOptions,
@@ -58,7 +57,13 @@ from pytest_ghxbench.adapters.process import (
     secret_values,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
-from pytest_ghxbench.api import AdapterUnavailable, RunRequest, RunResult
+from pytest_ghxbench.api import (
+    BUILTIN_MODE_SPECS,
+    AdapterUnavailable,
+    ModeSpec,
+    RunRequest,
+    RunResult,
+)
 
 __all__ = ["OpencodeAdapter", "OpencodeOptions"]
 
@@ -71,6 +76,7 @@ class OpencodeAdapter:
 
     name = "opencode"
     modes = ("agent_direct", "mcp", "ghx")
+    kinds = ("cli", "mcp")
 
     def __init__(
         self, config: pytest.Config | None = None, *, options: OpencodeOptions | None = None
@@ -160,18 +166,20 @@ class OpencodeAdapter:
             env.setdefault(name, value)
         return env
 
-    def _start(self, mode: str, path: str, mcp: Mapping[str, Any] | None = None) -> OpencodeServer:
+    def _start(
+        self, spec: ModeSpec, path: str, mcp: Mapping[str, Any] | None = None
+    ) -> OpencodeServer:
         tools = self._tool_environment()
-        config = mode_config(mode)
+        config = mode_config(spec)
         if mcp is not None:
-            config["mcp"] = {MCP_SERVER_NAME: dict(mcp)}
+            config["mcp"] = {spec.name: dict(mcp)}
         return OpencodeServer(
             self.options.binary,
             workdir=tools.directory / "work",
             env=self.server_env(path),
             config=config,
             startup_timeout_s=self.options.startup_timeout_s,
-            mcp_servers=(MCP_SERVER_NAME,) if mcp is not None else (),
+            mcp_servers=(spec.name,) if mcp is not None else (),
         )
 
     def _shared_server(self) -> OpencodeServer:
@@ -181,17 +189,23 @@ class OpencodeAdapter:
             self._server.stop()
             self._server = None
         if self._server is None:
-            self._server = self._start("agent_direct", self._tool_environment().server_path)
+            self._server = self._start(
+                BUILTIN_MODE_SPECS["agent_direct"], self._tool_environment().server_path
+            )
             self._server_attributed = False
         return self._server
 
-    def _mcp_server(self, env: Mapping[str, str]) -> OpencodeServer:
-        """A server of the item's own, with the item's MCP server and ``PATH`` (no shims)."""
+    def _own_server(self, spec: ModeSpec, env: Mapping[str, str]) -> OpencodeServer:
+        """A server of the item's own, with the item's ``PATH`` (no shims) and, for a kind mcp
+        mode, the item's MCP server."""
+        path = env.get("PATH") or os.environ.get("PATH", os.defpath)
+        if spec.kind != "mcp":
+            return self._start(spec, path)
         command, args, server_env = mcp_server_command(env)
         mcp: dict[str, Any] = {"type": "local", "command": [command, *args], "enabled": True}
         if server_env:
             mcp["environment"] = dict(server_env)
-        return self._start("mcp", env.get("PATH") or os.environ.get("PATH", os.defpath), mcp)
+        return self._start(spec, path, mcp)
 
     def close(self) -> None:
         """Stop the server and remove the session directory."""
@@ -223,9 +237,10 @@ class OpencodeAdapter:
             if jail is not None:
                 tools.point_at(None)
                 dedicated = server = jailed_server(request, jail, self.options, self.server_env)
-            elif request.mode == "mcp":
-                tools.point_at(None)  # the shared server's shims refuse during an mcp item
-                dedicated = server = self._mcp_server(request.env)
+            elif request.mode_spec.kind == "mcp" or not request.mode_spec.builtin:
+                # the shared server's shims (gh, ghx) refuse during an item of its own server
+                tools.point_at(None)
+                dedicated = server = self._own_server(request.mode_spec, request.env)
             else:
                 tools.point_at(request.env)
                 server = self._shared_server()

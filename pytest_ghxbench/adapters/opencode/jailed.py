@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.adapters.jailed import jailed_argv, runtime_root
-from pytest_ghxbench.adapters.opencode.options import MCP_SERVER_NAME, OpencodeOptions, mode_config
+from pytest_ghxbench.adapters.opencode.options import OpencodeOptions, mode_config
 from pytest_ghxbench.adapters.opencode.server import OpencodeServer
 from pytest_ghxbench.adapters.process import mcp_server_command, working_directory
 from pytest_ghxbench.api import RunRequest
@@ -71,13 +71,14 @@ def jailed_server(
 ) -> OpencodeServer:
     """The item's own server, started in its jail (``server_env(PATH)``: the environment the
     adapter gives every server, to which the item's is added)."""
-    config = mode_config(request.mode)
-    if request.mode == "mcp":
+    spec = request.mode_spec
+    config = mode_config(spec)
+    if spec.kind == "mcp":
         command, args, extra = mcp_server_command(request.env)
         mcp: dict[str, Any] = {"type": "local", "command": [command, *args], "enabled": True}
         if extra:
             mcp["environment"] = dict(extra)
-        config["mcp"] = {MCP_SERVER_NAME: mcp}
+        config["mcp"] = {spec.name: mcp}
     env = {**server_env(request.env.get("PATH") or os.defpath), **request.env}
     binary = shutil.which(options.binary, path=os.environ.get("PATH")) or options.binary
     runtime = [runtime_root(binary)]
@@ -93,7 +94,7 @@ def jailed_server(
         env=env,
         config=config,
         startup_timeout_s=options.startup_timeout_s,
-        mcp_servers=(MCP_SERVER_NAME,) if request.mode == "mcp" else (),
+        mcp_servers=(spec.name,) if spec.kind == "mcp" else (),
         wrap=wrap,
         serve_socket=jail.serve_socket,
         log_dir=jail.run_dir,

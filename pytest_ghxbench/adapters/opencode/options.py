@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from pytest_ghxbench.api import AdapterUnavailable
+from pytest_ghxbench.api import AdapterUnavailable, ModeSpec
 
 __all__ = [
-    "MCP_SERVER_NAME",
     "PASSTHROUGH_VARS",
     "QUIET_ENV",
     "OpencodeOptions",
@@ -19,7 +18,6 @@ __all__ = [
     "options_from_config",
 ]
 
-MCP_SERVER_NAME = "ghxbench"
 QUIET_ENV = {
     "OPENCODE_DISABLE_AUTOUPDATE": "1",
     "OPENCODE_DISABLE_SHARE": "1",
@@ -32,11 +30,12 @@ checks, no sharing, no LSP downloads, no ``~/.claude`` prompts or skills, no fil
 PASSTHROUGH_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 
 
-def mode_config(mode: str) -> dict[str, Any]:
-    """OpenCode config for an item of ``mode``: only the mode's tools are allowed (a denied
-    tool is not offered to the model at all), and no snapshots of the work directory."""
-    if mode == "mcp":
-        allowed = {f"{MCP_SERVER_NAME}_*": "allow"}
+def mode_config(spec: ModeSpec) -> dict[str, Any]:
+    """OpenCode config for an item of ``spec``'s mode: only the mode's tools are allowed (a
+    denied tool is not offered to the model at all; a kind mcp mode's server is registered
+    under the mode's name), and no snapshots of the work directory."""
+    if spec.kind == "mcp":
+        allowed = {f"{spec.name}_*": "allow"}
     else:
         allowed = {"bash": "allow", "external_directory": "allow"}
     return {"permission": {"*": "deny", **allowed}, "snapshot": False}

@@ -11,22 +11,35 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.adapters.cli_usage import cli_usage
 from pytest_ghxbench.adapters.oracle.costs import cost_usd, model_time_ms
-from pytest_ghxbench.adapters.oracle.executors import EXECUTORS, NoPlan, Session, compact_json
+from pytest_ghxbench.adapters.oracle.executors import (
+    EXECUTORS,
+    NoPlan,
+    Session,
+    compact_json,
+    executor_of,
+)
 from pytest_ghxbench.adapters.oracle.transcript import (
     Transcript,
     account,
     bash_tool,
+    function_tool,
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
-from pytest_ghxbench.api import RunRequest, RunResult
+from pytest_ghxbench.api import (
+    BUILTIN_MODE_SPECS,
+    AdapterUnavailable,
+    ModeSpec,
+    RunRequest,
+    RunResult,
+)
 from pytest_ghxbench.isolation.jail import JailError, jail_failure
+from pytest_ghxbench.modes import ModeTable
+from pytest_ghxbench.modes.probe import probe_server
 from pytest_ghxbench.sandbox.backend import SandboxSession
 from pytest_ghxbench.sandbox.clients import Clients
 from pytest_ghxbench.scenario.prompt import mode_instructions
@@ -55,14 +68,15 @@ class OracleStepError(ValueError):
     """A workflow's ``oracle`` steps cannot be resolved against the bound input."""
 
 
-def tool_definitions(mode: str, clients: Clients | None = None) -> list[dict[str, Any]]:
+def tool_definitions(mode: str | ModeSpec, clients: Clients | None = None) -> list[dict[str, Any]]:
     """The tools the agent is given in ``mode`` (chat-completions ``tools`` format): a ``bash``
     tool described with the real CLI's help, or what the real MCP server lists."""
-    if mode in ("ghx", "agent_direct"):
-        return [bash_tool(cli_usage(mode, clients))]
-    if mode == "mcp":
-        return mcp_tool_definitions(clients or Clients())
-    raise ValueError(f"the oracle does not drive mode {mode!r}; expected one of {_modes()}")
+    spec = BUILTIN_MODE_SPECS.get(mode) if isinstance(mode, str) else mode
+    if spec is None:
+        raise ValueError(f"the oracle does not drive mode {mode!r}; expected one of {_modes()}")
+    if spec.kind == "cli":
+        return [bash_tool(cli_usage(spec, clients))]
+    return mcp_tool_definitions(clients or Clients(), spec=spec)
 
 
 def _modes() -> str:
@@ -72,40 +86,35 @@ def _modes() -> str:
 _MCP_LISTINGS: dict[tuple[str, ...], list[dict[str, Any]]] = {}
 
 
-def mcp_tool_definitions(clients: Clients, host: McpHost | None = None) -> list[dict[str, Any]]:
-    """What the configured MCP server lists, from ``host`` (an item's running server) or, once
-    per process, from a server started with a token that reaches nothing."""
-    key = tuple(clients.mcp_command())
+def mcp_tool_definitions(
+    clients: Clients, host: McpHost | None = None, spec: ModeSpec | None = None
+) -> list[dict[str, Any]]:
+    """What the MCP server of ``spec`` (the built-in mcp mode's by default) lists, from
+    ``host`` (an item's running server) or, once per process, from a server started with a
+    token that reaches nothing."""
+    spec = spec or BUILTIN_MODE_SPECS["mcp"]
+    command = clients.server_command(spec)
+    key = tuple(command)
     if key not in _MCP_LISTINGS:
         if host is not None:
             _MCP_LISTINGS[key] = host.definitions()
         else:
-            from pytest_ghxbench.adapters.openai_chat.tools import McpHost
-
-            with tempfile.TemporaryDirectory(prefix="ghxbench-mcp-") as home:
-                env = {
-                    "PATH": os.environ.get("PATH", ""),
-                    "HOME": home,
-                    "GITHUB_PERSONAL_ACCESS_TOKEN": "ghs_listing_only",
-                    "GITHUB_HOST": "http://github.localhost",
-                    # Listing needs no network; should the server try, it reaches nothing.
-                    "HTTPS_PROXY": "http://127.0.0.1:9",
-                    "HTTP_PROXY": "http://127.0.0.1:9",
-                }
-                listing = McpHost([*key, "stdio"], env, log=Path(home) / "server.log")
-                try:
-                    _MCP_LISTINGS[key] = listing.definitions()
-                finally:
-                    listing.close()
+            info = probe_server(spec, command)
+            _MCP_LISTINGS[key] = [
+                function_tool(str(t["name"]), str(t["description"]), t["inputSchema"])
+                for t in info.tools or ()
+            ]
     return list(_MCP_LISTINGS[key])
 
 
 def tool_surface_tokens(
-    mode: str, instructions: str | None = None, clients: Clients | None = None
+    mode: str | ModeSpec, instructions: str | None = None, clients: Clients | None = None
 ) -> int:
     """Tokens of what ``mode`` gives the agent before any task: its tool definitions (compact
     JSON) plus its instructions (the default ones unless ``instructions`` is given)."""
-    text = mode_instructions(mode) if instructions is None else instructions
+    name = mode if isinstance(mode, str) else mode.name
+    spec = None if isinstance(mode, str) else mode
+    text = mode_instructions(name, spec=spec) if instructions is None else instructions
     return count_json(tool_definitions(mode, clients)) + count_tokens(text)
 
 
@@ -159,15 +168,32 @@ class OracleAdapter:
 
     name = "oracle"
     modes = tuple(EXECUTORS)
+    kinds = ("cli", "mcp")
+    """Declared modes too: kind mcp with the MCP plans, kind cli when the program is gh or ghx
+    (any other CLI is refused by :meth:`preflight`: the oracle has no plans in its words)."""
     model = MODEL
+
+    def __init__(self) -> None:
+        self._modes: ModeTable = ModeTable.builtin()
+        self._clients: Clients | None = None
 
     def preflight(self, config: Any) -> None:
         """The oracle performs plans on the sandbox's world: any other backend is a usage
         error before the first item, not a runner error in every row."""
-        from pytest_ghxbench.api import AdapterUnavailable
         from pytest_ghxbench.options import resolve_settings
 
-        backend = resolve_settings(config).backend
+        settings = resolve_settings(config)
+        self._modes = settings.mode_table
+        self._clients = Clients(gh=settings.gh, mcp_server=settings.mcp_server, ghx=settings.ghx)
+        for mode in settings.modes or ():
+            spec = self._modes.get(mode)
+            if spec is not None and executor_of(spec) is None:
+                raise AdapterUnavailable(
+                    f"the oracle has no plans for mode {mode!r} ({spec.where}): it is a kind cli "
+                    f"mode whose program is {spec.cli_name!r}, and the oracle's CLI plans are in "
+                    "gh's and ghx's words; run it with a real agent (--ghx-adapter) instead"
+                )
+        backend = settings.backend
         if backend != "sandbox":
             raise AdapterUnavailable(
                 f"the oracle is the sandbox's reference agent and runs only with "
@@ -177,7 +203,7 @@ class OracleAdapter:
 
     def tool_surface_tokens(self, mode: str, instructions: str | None = None) -> int:
         """Tokens of the tool definitions and instructions ``mode`` gives the agent."""
-        return tool_surface_tokens(mode, instructions)
+        return tool_surface_tokens(self._modes.get(mode) or mode, instructions, self._clients)
 
     def run(self, request: RunRequest) -> RunResult:
         """Perform the scenario's ideal plan through ``request.mode``'s real interface."""
@@ -188,7 +214,8 @@ class OracleAdapter:
                 error="the oracle adapter needs the sandbox backend (--ghx-backend=sandbox): "
                 "the item's backend session is not a sandbox item",
             )
-        executor = EXECUTORS.get(request.mode)
+        spec = item.backend.modes.get(request.mode) or request.mode_spec
+        executor = executor_of(spec)
         if executor is None:
             return RunResult(model=MODEL, error=f"the oracle does not drive mode {request.mode!r}")
         try:
@@ -200,20 +227,20 @@ class OracleAdapter:
         host: McpHost | None = None
         shell: JailShell | None = None
         try:
-            if request.mode == "mcp":
+            if spec.kind == "mcp":
                 host = _start_mcp(item)
-            elif _runs_processes(request.mode, clients):
+            elif clients.cli_program(spec) is not None:
                 shell = _start_shell(item)
         except JailError as exc:
             return RunResult(model=MODEL, error=str(exc))
         try:
             if host is not None:
-                tools = mcp_tool_definitions(clients, host)
+                tools = mcp_tool_definitions(clients, host, spec)
             else:
-                tools = tool_definitions(request.mode, clients)
+                tools = tool_definitions(spec, clients)
             clock.mark_ready()
             transcript = Transcript.start(tools, request.instructions, request.prompt)
-            session = Session(item, transcript, mcp=host, shell=shell)
+            session = Session(item, transcript, spec, mcp=host, shell=shell)
             envelopes: list[tuple[str, dict[str, Any]]] = []
             for task, input in steps:
                 try:
@@ -232,11 +259,6 @@ class OracleAdapter:
         result = _result(session, answer)
         result.startup_ms = clock.startup_ms()
         return result
-
-
-def _runs_processes(mode: str, clients: Clients) -> bool:
-    """Whether the oracle's plans in ``mode`` start processes (the built-in ghx runs here)."""
-    return mode == "agent_direct" or (mode == "ghx" and clients.ghx_program() is not None)
 
 
 def _start_shell(item: SandboxSession) -> JailShell | None:

@@ -24,12 +24,12 @@ import os
 import shlex
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytest_ghxbench.adapters.oracle.transcript import Transcript
-from pytest_ghxbench.api import ToolCall
+from pytest_ghxbench.api import BUILTIN_MODE_SPECS, ModeSpec, ToolCall
 from pytest_ghxbench.ghx.cli import CliResult, run_ghx
 from pytest_ghxbench.ghx.registry import get_capability, run_capability
 
@@ -42,15 +42,18 @@ if TYPE_CHECKING:
 __all__ = [
     "COMMAND_TIMEOUT_S",
     "EXECUTORS",
+    "Executor",
     "NoPlan",
     "Session",
     "Shell",
     "compact_json",
+    "executor_of",
     "shell_output",
     "without_timings",
 ]
 
 Envelope = dict[str, Any]
+Executor = Callable[["Session", str, Mapping[str, Any]], Envelope]
 
 COMMAND_TIMEOUT_S = 60.0
 """How long one command or tool call of a plan may take."""
@@ -103,6 +106,8 @@ class Session:
 
     item: SandboxSession
     transcript: Transcript
+    spec: ModeSpec = BUILTIN_MODE_SPECS["ghx"]
+    """The item's mode."""
     mcp: McpHost | None = None
     shell: JailShell | None = None
     """The item's jailed shell, where its processes run (``None``: not isolated)."""
@@ -215,7 +220,7 @@ def expected_envelope(item: SandboxSession, task: str, input: Mapping[str, Any])
 def run_ghx_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelope:
     """``ghx run <task> --input '<json>' --verbose``: the envelope is the command's output."""
     argv = ["run", task, "--input", compact_json(input), "--verbose"]
-    program = session.item.backend.clients.ghx_program()
+    program = session.item.backend.clients.cli_program(session.spec)
     if program is None:
         started = time.perf_counter()
         repo = session.world.repository.full_name
@@ -243,7 +248,7 @@ def run_gh_step(session: Session, task: str, input: Mapping[str, Any]) -> Envelo
 
     plan = gh_plan(task, input, session.world)
     expected = expected_envelope(session.item, task, input)
-    gh = session.item.backend.clients.gh_program()
+    gh = session.item.backend.clients.cli_program(session.spec)
     for step in plan:
         if isinstance(step, Shell):
             result, shown = session.run_shell(step.script), step.script
@@ -278,6 +283,12 @@ def run_mcp_step(session: Session, task: str, input: Mapping[str, Any]) -> Envel
         return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
     expected = expected_envelope(session.item, task, input)
     while True:
+        if name not in session.mcp.tool_names:
+            message = (
+                f"{_server_label(session)} cannot perform {task}: it does not list the tool "
+                f"{name} (the server lacks it, or --read-only or --toolsets hide it)"
+            )
+            return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
         started = time.perf_counter()
         reply = session.mcp.call(name, arguments, COMMAND_TIMEOUT_S)
         elapsed = (time.perf_counter() - started) * 1000.0
@@ -298,13 +309,26 @@ def run_mcp_step(session: Session, task: str, input: Mapping[str, Any]) -> Envel
 
 
 def _server_label(session: Session) -> str:
+    """The server as it says who it is (``initialize``'s ``serverInfo``), and the mode."""
     from pytest_ghxbench.sandbox.clients import MCP_SERVER
 
-    version = session.item.backend.clients.versions().get(MCP_SERVER, "unknown")
-    return f"{MCP_SERVER} {version}"
+    if session.spec.builtin:
+        version = session.item.backend.clients.versions().get(MCP_SERVER, "unknown")
+        return f"{MCP_SERVER} {version}"
+    assert session.mcp is not None
+    name, version = session.mcp.server_info
+    return f"{name} {version} (mode {session.spec.name})"
 
 
-EXECUTORS = {
+def executor_of(spec: ModeSpec) -> Executor | None:
+    """How the oracle performs a step in ``spec``'s mode: the MCP plans for any server, the
+    gh or ghx plans for a CLI that is gh or ghx; ``None``: no plan is in its words."""
+    if spec.kind == "mcp":
+        return run_mcp_step
+    return {"gh": run_gh_step, "ghx": run_ghx_step}.get(spec.cli_name)
+
+
+EXECUTORS: Mapping[str, Executor] = {
     "ghx": run_ghx_step,
     "agent_direct": run_gh_step,
     "mcp": run_mcp_step,

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
+from pathlib import Path
 
+from pytest_ghxbench.api import ModeSpec
 from pytest_ghxbench.sandbox.api.registry import HARNESS, Slot, WorldRegistry
 
-__all__ = ["MODE_CLIENTS", "check", "client_of_agent", "request_tokens"]
+__all__ = ["MODE_CLIENTS", "check", "client_of_agent", "offered_clients", "request_tokens"]
 
 MODE_CLIENTS: Mapping[str, frozenset[str]] = {
     "agent_direct": frozenset({"gh"}),
@@ -26,6 +28,17 @@ MODE_CLIENTS: Mapping[str, frozenset[str]] = {
 requests are allowed in every mode, and modes not listed here are not checked."""
 _EVERY_MODE = frozenset({HARNESS, "git"})
 _NAMES = {"gh": "gh", "mcp": "github-mcp-server", "ghx": "ghx", "git": "git"}
+_PROGRAMS = {"gh": "gh", "github-mcp-server": "mcp", "ghx": "ghx"}
+"""A program's name -> the client its user agent names."""
+
+
+def offered_clients(spec: ModeSpec) -> frozenset[str]:
+    """The clients an item of ``spec``'s mode may make requests with: the one its token is
+    issued to, and the real client its program is (a declared mode that runs GitHub's MCP
+    server, narrowed, says ``github-mcp-server`` in its user agent)."""
+    program = Path(spec.program or "").name if spec.kind == "cli" else Path(spec.command[0]).name
+    known = _PROGRAMS.get(program)
+    return frozenset({spec.client_id, *([known] if known else [])})
 
 
 def client_of_agent(user_agent: str) -> str | None:
@@ -74,7 +87,7 @@ def check(
         reason = f"{what}: refused: a token of another item was used from this item's jail"
         item.violations.append(reason)
         return reason
-    offered = MODE_CLIENTS.get(slot.mode or "")
+    offered = slot.offered if slot.offered is not None else MODE_CLIENTS.get(slot.mode or "")
     if offered is None:
         return None
     allowed = offered | _EVERY_MODE
@@ -82,7 +95,7 @@ def check(
     foreign = next((c for c in (client, agent) if c is not None and c not in allowed), None)
     if foreign is None:
         return None
-    own = ", ".join(sorted(_NAMES[c] for c in offered))
+    own = ", ".join(sorted(_NAMES.get(c, c) for c in offered))
     reason = (
         f"{what}: refused: made by {_NAMES.get(foreign, foreign)}, which mode {slot.mode} does "
         f"not offer (its interface: {own})"

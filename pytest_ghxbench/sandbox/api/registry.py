@@ -47,6 +47,9 @@ class Slot:
     """The world's git-only token, once made."""
     mode: str | None = None
     """The item's mode: which clients may act on this world (:mod:`.attribution`)."""
+    offered: frozenset[str] | None = None
+    """The clients the item's mode offers (its token's client, and the real clients its
+    program is, by user agent); ``None``: the built-in mode's, by name."""
     tokens: dict[str, str] = field(default_factory=dict)
     """Client name -> the token made for that client."""
     violations: list[str] = field(default_factory=list)
@@ -72,17 +75,24 @@ class WorldRegistry:
         self._clients: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def register(self, world: World, label: str = "", mode: str | None = None) -> tuple[str, Slot]:
+    def register(
+        self,
+        world: World,
+        label: str = "",
+        mode: str | None = None,
+        offered: frozenset[str] | None = None,
+    ) -> tuple[str, Slot]:
         """A new token for ``world``; the caller unregisters it when the item is done."""
         token = _new_token()
-        slot = Slot(world, label, mode=mode)
+        slot = Slot(world, label, mode=mode, offered=offered)
         with self._lock:
             self._slots[token] = slot
         return token, slot
 
     def client_token(self, slot: Slot, client: str) -> str:
-        """The token of ``client`` (``gh``, ``mcp``, ``ghx``, or ``git`` for the git-only
-        one) for ``slot``'s world, made on first call; withdrawn with the world's token."""
+        """The token of ``client`` (``gh``, ``mcp``, ``ghx``, a declared mode's name, or
+        ``git`` for the git-only one) for ``slot``'s world, made on first call; withdrawn
+        with the world's token."""
         if client == GIT:
             return self.git_token(slot)
         with self._lock:
