@@ -36,6 +36,7 @@ from typing import Any
 from pytest_ghxbench.api import AdapterUnavailable
 from pytest_ghxbench.backends.launcher import command_words, write_launcher
 from pytest_ghxbench.ghx.client import DEFAULT_API_URL, GitHubClient, GitHubError
+from pytest_ghxbench.modes import ModeTable
 
 __all__ = ["DEFAULT_MANIFEST", "GitHubBackend", "GitHubSession", "GitHubSettings"]
 
@@ -141,8 +142,10 @@ class GitHubBackend:
         *,
         env: Mapping[str, str] | None = None,
         client_factory: Callable[[str, str], GitHubClient] | None = None,
+        modes: ModeTable | None = None,
     ) -> None:
         self.settings = settings
+        self.modes = modes or ModeTable.builtin()
         self._env = os.environ if env is None else env
         self._client_factory = client_factory or (lambda token, url: GitHubClient(token, url))
         self._manifest: Mapping[str, Any] | None = None
@@ -164,7 +167,7 @@ class GitHubBackend:
                 self._manifest = load_manifest(path)
         return self._manifest
 
-    def open_session(self, item_id: str, workdir: Path) -> GitHubSession:
+    def open_session(self, item_id: str, workdir: Path, mode: str | None = None) -> GitHubSession:
         token = self._require_token()
         repo = self.repo()
         env = {
@@ -179,6 +182,15 @@ class GitHubBackend:
             env["GH_HOST"] = host
             env["GH_ENTERPRISE_TOKEN"] = env["GITHUB_ENTERPRISE_TOKEN"] = token
         env["GHXBENCH_MCP_COMMAND"] = shlex.quote(str(self._mcp_launcher(workdir, token, host)))
+        spec = self.modes.get(mode) if mode is not None else None
+        if spec is not None and not spec.builtin:
+            from pytest_ghxbench.github.modes import declared_environment
+
+            env.update(
+                declared_environment(
+                    spec, token=token, api_url=self.settings.api_url, repo=repo, workdir=workdir
+                )
+            )
         return GitHubSession(self.client(), repo, env)
 
     def _mcp_launcher(self, workdir: Path, token: str, host: str | None) -> Path:

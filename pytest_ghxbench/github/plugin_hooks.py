@@ -18,9 +18,12 @@ def pytest_ghxbench_backends(config: pytest.Config) -> Sequence[Backend]:
             GitHubBackend,
             settings_from_config,
         )
+        from pytest_ghxbench.options import resolve_settings
 
         try:
-            return GitHubBackend(settings_from_config(config))
+            return GitHubBackend(
+                settings_from_config(config), modes=resolve_settings(config).mode_table
+            )
         except BackendConfigError as exc:
             raise pytest.UsageError(f"ghxbench: {exc}") from exc
 

@@ -191,13 +191,12 @@ def item_environment(
             )
             env[MCP_COMMAND_ENV] = shlex.join([str(launcher), *command[1:]])
             continue
-        program = clients.cli_program(spec)
-        if program is None:  # the built-in ghx: a script on this interpreter
+        if spec.builtin and spec.name == "ghx":  # this package's ghx, or the --ghx-ghx build
             script = bin_dir / spec.cli_name
             script.write_text(clients.ghx_script(), encoding="utf-8")
             script.chmod(0o755)
         else:
-            _link(bin_dir / spec.cli_name, program)
+            _link(bin_dir / spec.cli_name, clients.cli_program(spec) or "")
         if mode is not None or spec.name == "agent_direct":
             env.update(variables)
     for program in sorted(foreign_programs(table) - own_programs(mode, table)):

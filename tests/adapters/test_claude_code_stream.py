@@ -135,7 +135,7 @@ def test_no_init_event_leaves_the_timing_to_the_harness(tmp_path: Path) -> None:
     [
         ("agent_direct", "Bash", "Bash(gh:*)"),
         ("ghx", "Bash", "Bash(ghx:*)"),
-        ("mcp", "", "mcp__ghxbench"),
+        ("mcp", "", "mcp__mcp"),
     ],
 )
 def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, tools: str, allowed: str) -> None:
@@ -152,7 +152,7 @@ def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, tools: str, allowed
     assert argv[argv.index("--append-system-prompt") + 1] == request.instructions
     if mode == "mcp":
         assert "--strict-mcp-config" in argv
-        server = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["ghxbench"]
+        server = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["mcp"]
         # The backend's launcher holds the token; the runtime is given only its path.
         assert server["command"] == launcher and server["args"] == ["stdio"]
         assert not server.get("env")
@@ -161,10 +161,10 @@ def test_each_mode_gets_its_tools(tmp_path: Path, mode: str, tools: str, allowed
 
 
 def test_an_mcp_server_that_did_not_start_is_a_runner_error(tmp_path: Path) -> None:
-    init = {**INIT, "mcp_servers": [{"name": "ghxbench", "status": "failed"}]}
+    init = {**INIT, "mcp_servers": [{"name": "mcp", "status": "failed"}]}
     env = fake_env(tmp_path, [{"event": init}, {"event": RESULT}], GHXBENCH_MCP_COMMAND="x")
     result = ClaudeCodeAdapter().run(fake_request(tmp_path, [], mode="mcp", env=env))
-    assert result.error == "claude-code: MCP server 'ghxbench' did not start (status 'failed')"
+    assert result.error == "claude-code: MCP server 'mcp' did not start (status 'failed')"
 
 
 def test_hang_past_the_deadline_kills_the_process_group(tmp_path: Path) -> None:

@@ -233,10 +233,10 @@ def test_command_line_per_mode(tmp_path: Path, mode: str) -> None:
         # No shell tool. The backend's launcher holds the token; the runtime gets its path.
         assert overrides[2:] == [
             "features.shell_tool=false",
-            f"mcp_servers.ghxbench.command={json.dumps(launcher)}",
-            'mcp_servers.ghxbench.args=["stdio"]',
-            "mcp_servers.ghxbench.env={}",
-            "mcp_servers.ghxbench.required=true",
+            f"mcp_servers.mcp.command={json.dumps(launcher)}",
+            'mcp_servers.mcp.args=["stdio"]',
+            "mcp_servers.mcp.env={}",
+            "mcp_servers.mcp.required=true",
         ]
     else:
         assert overrides[2:] == []

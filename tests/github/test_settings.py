@@ -130,3 +130,40 @@ def test_an_unreachable_api_is_one_clear_preflight_error(tmp_path: Path) -> None
         backend.preflight()
     assert str(info.value).startswith("cannot reach http://127.0.0.1:9: ")
     assert "t" * 20 not in str(info.value)
+
+
+def test_a_declared_mode_gets_its_templates_filled_with_the_real_github(tmp_path: Path) -> None:
+    from pytest_ghxbench.modes import declared_modes
+
+    program = tmp_path / "acme"
+    program.write_text("#!/bin/sh\n")
+    table = declared_modes(
+        {
+            "acme": {
+                "kind": "cli",
+                "program": str(program),
+                "env": {"ACME_TOKEN": "{token}", "ACME_API": "{api_url}", "ACME_REPO": "{repo}"},
+            },
+            "srv": {"kind": "mcp", "command": [str(program), "stdio", "--lean"]},
+        },
+        "pyproject.toml",
+    )
+    settings = GitHubSettings("acme/fixtures", "https://ghe.example.com/api/v3")
+    backend = GitHubBackend(settings, env={"GH_TOKEN": "t" * 20}, modes=table)
+    for name in ("cli", "mcp", "b"):
+        (tmp_path / name).mkdir()
+    env = backend.open_session("i", tmp_path / "cli", mode="acme").env
+    assert env["ACME_TOKEN"] == "t" * 20 and env["ACME_REPO"] == "acme/fixtures"
+    assert env["ACME_API"] == "https://ghe.example.com/api/v3"
+    assert env["GH_HOST"] == "ghe.example.com"  # gh's conventional variables, for any CLI
+    first = Path(env["PATH"].split(":")[0])
+    assert (first / "acme").resolve() == program.resolve()
+    # a server's token is in its launcher only; its arguments are on the command line
+    mcp = backend.open_session("i", tmp_path / "mcp", mode="srv").env
+    launcher, *args = mcp["GHXBENCH_MCP_COMMAND"].split()
+    assert args == ["stdio", "--lean"]
+    text = Path(launcher).read_text()
+    assert "GITHUB_PERSONAL_ACCESS_TOKEN=" + "t" * 20 in text
+    assert "GITHUB_HOST=https://ghe.example.com" in text
+    # the control: a built-in mode's session has no declared client
+    assert "ACME_TOKEN" not in backend.open_session("i", tmp_path / "b", mode="mcp").env
