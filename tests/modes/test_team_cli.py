@@ -71,9 +71,7 @@ def script_for(command: str) -> Script:
 
 
 @pytest.fixture
-def run_acme(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve
-) -> Any:
+def run_acme(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve) -> Any:
     binary = agent_cli("claude")
     program = pytester.path / "tools" / "acme"
     program.parent.mkdir()
