@@ -35,6 +35,8 @@ _BUILTINS = (
     "pytest_ghxbench.adapters.claude_code.hooks",
     "pytest_ghxbench.adapters.codex.hooks",
     "pytest_ghxbench.adapters.opencode.hooks",
+    "pytest_ghxbench.adapters.copilot.hooks",
+    "pytest_ghxbench.adapters.gemini.hooks",
 )
 
 

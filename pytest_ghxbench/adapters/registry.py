@@ -22,9 +22,17 @@ class LazyAdapter:
     a runtime whose SDK is slow to import contributes one of these with its name and modes,
     and only the selected adapter ever loads its implementation."""
 
-    def __init__(self, name: str, modes: Sequence[str], load: Callable[[], Adapter]) -> None:
+    def __init__(
+        self,
+        name: str,
+        modes: Sequence[str],
+        load: Callable[[], Adapter],
+        kinds: Sequence[str] = ("cli", "mcp"),
+    ) -> None:
         self.name = name
         self.modes = tuple(modes)
+        self.kinds = tuple(kinds)
+        """The kinds of declared modes the adapter drives (``docs/modes.md``)."""
         self._load = load
         self._adapter: Adapter | None = None
 
