@@ -4,8 +4,10 @@
    as an adapter gets it (the item's gate on the API server, its mounts) and a
    :class:`~pytest_ghxbench.isolation.shell.JailShell` in it that has answered its first
    command (bubblewrap's namespaces and mounts, the socat bridge listening, the shell up). Beside
-   it, bubblewrap alone with the same mounts running ``true``, and the item's world and
-   environment without a jail, for scale. Medians over ``--items`` items.
+   it, the same jail without GitHub's names led to its bridge (``github_names=False``: no
+   listener on port 443, and no user namespace of the agent's own when not run as root),
+   bubblewrap alone with the same mounts running ``true``, and the item's world and environment
+   without a jail, for scale. Medians over ``--items`` items.
 2. **The shipped suite** (``pytest --ghx-mode=agent_direct,mcp,ghx --reps=4`` on
    ``scenarios/``, as ``bench/suite_speed.py`` runs it) with ``--ghx-isolation=none`` and
    ``--ghx-isolation=jail``, alternating, ``--rounds`` times each: wall time, median per item
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -67,7 +70,7 @@ def jail_start(items: int) -> None:
     backend.isolate(isolation, HostPolicy())
     base = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "")}
     samples: dict[str, dict[str, list[float]]] = {
-        mode: {"item": [], "jail": [], "bwrap": []} for mode in MODES
+        mode: {"item": [], "jail": [], "unmapped": [], "bwrap": []} for mode in MODES
     }
     with tempfile.TemporaryDirectory(prefix="ghxbench-jail-") as scratch:
         for index in range(items + 1):  # the first round warms up (page caches, /etc's copy)
@@ -81,9 +84,13 @@ def jail_start(items: int) -> None:
                 made = time.perf_counter()
                 jail = item.jail()
                 assert jail is not None
-                shell = JailShell(jail, env, cwd)
-                ready = time.perf_counter()
-                shell.close()
+                opened = time.perf_counter() - made
+                # with and without GitHub's names, in turn first (a warm cache favours the second)
+                shells: dict[bool, float] = {}
+                for mapped in (True, False) if index % 2 else (False, True):
+                    before = time.perf_counter()
+                    JailShell(dataclasses.replace(jail, github_names=mapped), env, cwd).close()
+                    shells[mapped] = opened + time.perf_counter() - before
                 alone = jail.command(["true"], cwd=cwd)
                 bare = [*alone[: alone.index("--") + 1], "/bin/true"]
                 before = time.perf_counter()
@@ -92,18 +99,27 @@ def jail_start(items: int) -> None:
                 item.close()
                 if index:
                     samples[mode]["item"].append(made - started)
-                    samples[mode]["jail"].append(ready - made)
+                    samples[mode]["jail"].append(shells[True])
+                    samples[mode]["unmapped"].append(shells[False])
                     samples[mode]["bwrap"].append(after - before)
     backend.close()
     print(f"jail start, median of {items} items per mode (target <= {TARGET_START_MS:.0f} ms):")
-    print("  mode          world + env   jail (gate, bwrap, bridge, shell)   bwrap alone")
+    print(
+        "  mode          world + env   jail (gate, bwrap, bridge, shell)"
+        "   without GitHub's names   bwrap alone"
+    )
     for mode, kinds in samples.items():
         print(
             f"  {mode:12s}  {_median_ms(kinds['item'])}     {_median_ms(kinds['jail'])}"
-            f"                       {_median_ms(kinds['bwrap'])}"
+            f"                       {_median_ms(kinds['unmapped'])}"
+            f"                {_median_ms(kinds['bwrap'])}"
         )
     every = [value for kinds in samples.values() for value in kinds["jail"]]
-    print(f"  all modes: jail start median {_median_ms(every).strip()}")
+    plain = [value for kinds in samples.values() for value in kinds["unmapped"]]
+    print(
+        f"  all modes: jail start median {_median_ms(every).strip()}"
+        f" ({_median_ms(plain).strip()} without GitHub's names)"
+    )
 
 
 def _startup_ms(results: Path) -> dict[str, list[float]]:

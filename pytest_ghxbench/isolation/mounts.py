@@ -7,6 +7,11 @@ copy per process, bound as one directory, since every bind mount costs a jail's 
 ``/proc``, ``/dev`` and ``/tmp``, and then only what the item adds: its working directory
 (writable), its clients and runtime (read-only) and the refusing scripts that mask other modes'
 clients. Paths inside are the paths outside, so the item's environment needs no translation.
+
+The copy's ``hosts`` names :data:`GITHUB_ADDRESS` for each of :data:`GITHUB_NAMES`, so a client
+that ignores the proxy variables reaches the jail's bridge (see
+:mod:`pytest_ghxbench.isolation.jail`) where it would reach GitHub; the machine's own
+``/etc/hosts`` is never changed.
 """
 
 from __future__ import annotations
@@ -20,7 +25,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["ETC", "Mounts", "etc_copy", "python_runtime", "runtime_root"]
+__all__ = [
+    "ETC",
+    "GITHUB_ADDRESS",
+    "GITHUB_NAMES",
+    "Mounts",
+    "etc_copy",
+    "python_runtime",
+    "runtime_root",
+]
 
 ETC = (
     "passwd", "group", "hosts", "host.conf", "nsswitch.conf", "gai.conf", "resolv.conf",
@@ -30,6 +43,17 @@ ETC = (
     "debian_version", "protocols", "services", "locale.alias", "mtab",
 )  # fmt: skip
 """The files of the host's ``/etc`` a jail sees (those that exist)."""
+GITHUB_NAMES = (
+    "github.com", "api.github.com", "uploads.github.com", "codeload.github.com",
+    "gist.github.com", "raw.githubusercontent.com", "gist.githubusercontent.com",
+    "objects.githubusercontent.com", "avatars.githubusercontent.com",
+)  # fmt: skip
+"""GitHub's names a jail resolves to its bridge: those the sandbox answers (the API, uploads,
+raw files, git and downloads on github.com) and those its answers link to. Every one is a name
+the proxy intercepts and its certificate covers (``github.com``, ``*.github.com``,
+``*.githubusercontent.com``)."""
+GITHUB_ADDRESS = "127.0.0.2"
+"""The loopback address :data:`GITHUB_NAMES` resolve to in a jail, where its bridge listens."""
 _PRIVATE = ("private",)  # ssl/private: the host's TLS keys
 _TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 
@@ -51,7 +75,9 @@ class Mounts:
         target = self.writable if writable else self.read_only
         target.update(Path(p) for p in paths)
 
-    def arguments(self, run_dir: Path) -> list[str]:
+    def arguments(self, run_dir: Path, *, github_names: bool = False) -> list[str]:
+        """bubblewrap's arguments for these binds; ``github_names``: the jail's ``/etc/hosts``
+        maps :data:`GITHUB_NAMES` to :data:`GITHUB_ADDRESS`."""
         args = ["--ro-bind", "/usr", "/usr"]
         for name in _TOP_LEVEL:
             top = Path("/") / name
@@ -59,7 +85,7 @@ class Mounts:
                 args += ["--symlink", os.readlink(top), str(top)]
             elif top.is_dir():
                 args += ["--ro-bind", str(top), str(top)]
-        args += ["--ro-bind", str(etc_copy()), "/etc"]
+        args += ["--ro-bind", str(etc_copy(github_names=github_names)), "/etc"]
         args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"]
         args += ["--bind", str(run_dir), "/run/ghxbench"]
         binds = [(p, "--ro-bind") for p in self.read_only - self.writable - set(self.masks)]
@@ -80,15 +106,22 @@ class Mounts:
         return args
 
 
-@functools.lru_cache(maxsize=1)
-def etc_copy() -> Path:
-    """This process's copy of the host's :data:`ETC` files (removed at exit)."""
+def etc_copy(*, github_names: bool = False) -> Path:
+    """This process's copy of the host's :data:`ETC` files (removed at exit); with
+    ``github_names``, its ``hosts`` maps :data:`GITHUB_NAMES` to :data:`GITHUB_ADDRESS`."""
+    return _etc_copy(github_names)
+
+
+@functools.lru_cache(maxsize=2)
+def _etc_copy(github_names: bool) -> Path:
     target = Path(tempfile.mkdtemp(prefix="ghxbench-etc-"))
     atexit.register(shutil.rmtree, target, True)
     for name in ETC:
         source = Path("/etc") / name
         try:
-            if source.is_symlink():
+            if name == "hosts" and github_names:
+                _write_hosts(source, target / name)
+            elif source.is_symlink():
                 (target / name).symlink_to(os.readlink(source))
             elif source.is_dir():
                 shutil.copytree(
@@ -100,6 +133,27 @@ def etc_copy() -> Path:
             continue  # unreadable: the jail goes without it
     target.chmod(0o755)
     return target
+
+
+def _write_hosts(source: Path, target: Path) -> None:
+    """The machine's ``hosts`` (read through a link) without GitHub's names, then each of
+    :data:`GITHUB_NAMES` at :data:`GITHUB_ADDRESS`."""
+    try:
+        lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        lines = []
+    kept = []
+    for line in lines:
+        address, *names = line.partition("#")[0].split() or [""]
+        others = [name for name in names if name.lower().rstrip(".") not in GITHUB_NAMES]
+        if others == names:
+            kept.append(line)
+        elif others:
+            kept.append(f"{address}\t{' '.join(others)}")
+    kept += ["# ghxbench: GitHub's names reach the sandbox through this jail's bridge"]
+    kept += [f"{GITHUB_ADDRESS}\t{name}" for name in GITHUB_NAMES]
+    target.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    target.chmod(0o644)
 
 
 def _under_usr(path: Path) -> bool:

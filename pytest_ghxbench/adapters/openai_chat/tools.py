@@ -88,6 +88,8 @@ class McpHost:
             for tool in listed.tools
         ]
         self.tool_names = frozenset(tool.name for tool in listed.tools)
+        self.input_schemas: dict[str, Any] = {t.name: t.input_schema for t in listed.tools}
+        """Each tool's ``inputSchema``, as the server lists it."""
         info = started.server_info
         self.server_info = (info.name or Path(command[0]).name, info.version or "unknown")
         """``(name, version)`` as the server says in ``initialize``."""

@@ -278,16 +278,14 @@ def run_mcp_step(session: Session, task: str, input: Mapping[str, Any]) -> Envel
     try:
         name, arguments = next(plan)
     except NoTool as exc:
-        server = _server_label(session)
-        message = f"{server} cannot perform {task}: it {exc}"
-        return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
+        return _answer(
+            False, None, {"code": "UNSUPPORTED", "message": _no_tool(session, task, exc)}
+        )
     expected = expected_envelope(session.item, task, input)
     while True:
-        if name not in session.mcp.tool_names:
-            message = (
-                f"{_server_label(session)} cannot perform {task}: it does not list the tool "
-                f"{name} (the server lacks it, or --read-only or --toolsets hide it)"
-            )
+        unfit = _unfit(session.mcp, name, arguments)
+        if unfit is not None:
+            message = f"{_server_label(session)} cannot perform {task}: {unfit}"
             return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
         started = time.perf_counter()
         reply = session.mcp.call(name, arguments, COMMAND_TIMEOUT_S)
@@ -303,9 +301,43 @@ def run_mcp_step(session: Session, task: str, input: Mapping[str, Any]) -> Envel
         except StopIteration:
             break
         except NoTool as exc:
-            message = f"{_server_label(session)} cannot perform {task}: it {exc}"
+            message = _no_tool(session, task, exc)
             return _answer(False, None, {"code": "UNSUPPORTED", "message": message})
     return _answer(expected["ok"], expected["data"], expected["error"])
+
+
+def _no_tool(session: Session, task: str, exc: Exception) -> str:
+    label = _server_label(session)
+    if session.spec.builtin:
+        return f"{label} cannot perform {task}: it {exc}"
+    # the reason names GitHub's MCP server, for which the plans are written
+    return f"{label} cannot perform {task}: the oracle has no plan for it (GitHub's server {exc})"
+
+
+def _unfit(host: McpHost, name: str, arguments: Mapping[str, Any]) -> str | None:
+    """Why the server cannot take the plan's call (``None``: it can): the plans are written for
+    GitHub's MCP server, and another server may lack the tool or name its arguments otherwise."""
+    if name not in host.tool_names:
+        return (
+            f"it does not list the tool {name} (the server lacks it, or --read-only or "
+            "--toolsets hide it)"
+        )
+    import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev dependencies
+
+    schema = host.input_schemas.get(name)
+    if not isinstance(schema, Mapping):
+        return None
+    try:
+        jsonschema.validate(dict(arguments), dict(schema))
+    except jsonschema.ValidationError as exc:
+        where = "/".join(map(str, exc.absolute_path)) or "its arguments"
+        return (
+            f"its tool {name} does not take the arguments of the oracle's plan, written for "
+            f"GitHub's MCP server ({where}: {exc.message})"
+        )
+    except jsonschema.SchemaError:
+        return None
+    return None
 
 
 def _server_label(session: Session) -> str:
