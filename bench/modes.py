@@ -120,6 +120,8 @@ def _item_times(xml: Path) -> dict[str, list[float]]:
     found: dict[str, list[float]] = {}
     for case in ElementTree.parse(xml).getroot().iter("testcase"):
         name = case.get("name", "")
+        if "[" not in name:  # the gate's own entry
+            continue
         mode = name[name.index("[") + 1 : name.rindex("-r")]
         found.setdefault(mode, []).append(float(case.get("time", "0")))
     return found
