@@ -75,6 +75,14 @@ class Mounts:
         target = self.writable if writable else self.read_only
         target.update(Path(p) for p in paths)
 
+    def include(self, other: Mounts) -> None:
+        """Add ``other``'s binds, hidden directories, links and masks to these."""
+        self.read_only |= other.read_only
+        self.writable |= other.writable
+        self.hidden |= other.hidden
+        self.links.update(other.links)
+        self.masks.update(other.masks)
+
     def arguments(self, run_dir: Path, *, github_names: bool = False) -> list[str]:
         """bubblewrap's arguments for these binds; ``github_names``: the jail's ``/etc/hosts``
         maps :data:`GITHUB_NAMES` to :data:`GITHUB_ADDRESS`."""

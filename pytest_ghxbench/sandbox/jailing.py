@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from pytest_ghxbench.isolation.jail import ItemJail
 from pytest_ghxbench.isolation.mounts import Mounts, python_runtime, runtime_root
 from pytest_ghxbench.isolation.probe import Isolation
+from pytest_ghxbench.isolation.programs import program_mounts
 from pytest_ghxbench.modes import ModeTable
 from pytest_ghxbench.sandbox.clients import PACKAGE_ROOT, Clients
 from pytest_ghxbench.sandbox.item_env import foreign_programs, mode_specs, own_programs
@@ -42,17 +43,18 @@ def client_mounts(mode: str | None, clients: Clients, modes: ModeTable | None = 
     mounts = Mounts()
     for spec in mode_specs(mode, table):
         if spec.kind == "mcp":
-            mounts.add([runtime_root(word) for word in _files(clients.server_command(spec))])
+            command = clients.server_command(spec)
+            if not spec.builtin:  # a team's server: its interpreter too
+                mounts.include(program_mounts(command[0]))
+            mounts.add([runtime_root(word) for word in _files(command)])
             continue
         program = clients.cli_program(spec)
         if program is not None:
+            if not spec.builtin:  # a team's CLI: its interpreter too
+                mounts.include(program_mounts(program))
             mounts.add([runtime_root(program)])
             continue
-        python = python_runtime(sys.executable, sys.base_prefix, sys.prefix)
-        mounts.add(python.read_only)
-        mounts.hidden |= python.hidden
-        mounts.links.update(python.links)
-        mounts.masks.update(python.masks)
+        mounts.include(python_runtime(sys.executable, sys.base_prefix, sys.prefix))
         mounts.add([PACKAGE_ROOT / "pytest_ghxbench"])
     return mounts
 

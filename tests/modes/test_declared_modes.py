@@ -4,6 +4,7 @@ team's CLI, and every bad entry refused with one usage error naming its key."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import urllib.request
@@ -187,3 +188,48 @@ def test_a_foreign_client_with_a_declared_modes_token_is_a_violation(tmp_path: P
         session.close()
     finally:
         backend.close()
+
+
+def _jailed(program: Path, script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` run by ``sh`` in the jail of an item whose mode is the CLI ``program``."""
+    from pytest_ghxbench.isolation.probe import probe
+    from pytest_ghxbench.modes import declared_modes
+    from pytest_ghxbench.sandbox.api.policy import HostPolicy
+    from pytest_ghxbench.sandbox.backend import SandboxBackend
+    from tests.isolation.support import require_jail
+
+    require_jail()
+    entry = {"tcli": {"kind": "cli", "program": str(program)}}
+    backend = SandboxBackend(modes=declared_modes(entry, "x", resolve=["tcli"]))
+    backend.isolate(probe(), HostPolicy())
+    try:
+        item = backend.open_session("x[tcli-r1]", tmp_path / "item", mode="tcli")
+        env = {"PATH": os.environ.get("PATH", ""), **item.env}
+        jail = item.jail()
+        assert jail is not None
+        argv = jail.command(["sh", "-c", script], cwd=item.working_directory())
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+        item.close()
+        return done
+    finally:
+        backend.close()
+
+
+@pytest.mark.parametrize("shebang", [sys.executable, "/usr/bin/env python3"])
+def test_a_cli_whose_interpreter_is_a_virtualenvs_runs_in_its_jail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shebang: str
+) -> None:
+    """A team's CLI is often a console script of a virtualenv: its interpreter, standard
+    library and packages come into the jail with it, and nothing else of the virtualenv."""
+    if sys.prefix == sys.base_prefix:
+        pytest.skip("the tests do not run in a virtualenv")
+    program = tmp_path / "tcli"
+    program.write_text(f"#!{shebang}\nimport pygit2\nprint('tcli', pygit2.__version__)\n")
+    program.chmod(0o755)
+    # `env python3` finds the virtualenv's first, as in an activated virtualenv
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    done = _jailed(program, "tcli; echo tcli=$?; gh --version; echo gh=$?", tmp_path)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("tcli ") and "tcli=0" in lines, (done.stdout, done.stderr)
+    # the control: the virtualenv's gh (the harness's pinned one) is refused, by path too
+    assert "gh=127" in lines and "mode tcli offers only its own interface" in done.stderr
