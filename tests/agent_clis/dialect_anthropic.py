@@ -158,5 +158,5 @@ class AnthropicMessages:
             return "Bash", {"command": action.command}
         assert isinstance(action, McpCall), action
         suffix = f"__{action.tool}"
-        name = next((n for n in offered if n.endswith(suffix)), f"mcp__ghxbench{suffix}")
+        name = next((n for n in offered if n.endswith(suffix)), f"mcp__mcp{suffix}")
         return name, dict(action.arguments)

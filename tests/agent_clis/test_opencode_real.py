@@ -159,10 +159,10 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
             True,
         )
     offered = mcp_asks[0].turn.tool_names
-    assert offered and all(name.startswith("ghxbench_") for name in offered)
+    assert offered and all(name.startswith("mcp_") for name in offered)
     for record in attempts(pytester.path, "mcp"):
         (call,) = record["tool_calls"]
-        assert call["name"] == f"ghxbench_{MCP_TOOL}" and call["ok"] is True
+        assert call["name"] == f"mcp_{MCP_TOOL}" and call["ok"] is True
 
     # Starting the item's own server and its MCP server is that item's startup (opencode
     # serve takes over a second here; a busy machine only makes it longer). That both modes'
