@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_ghxbench.adapters.process import redact
+from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = [
     "JsonLineStream",
     "ProcessOutcome",
+    "no_result_message",
     "process_transcript",
     "run_agent_process",
     "stop_agent_process",
@@ -317,4 +319,19 @@ def timeout_message(runtime: str, outcome: ProcessOutcome) -> str:
     return (
         f"{runtime}: timeout: still running {when} "
         f"({outcome.elapsed_ms / 1000:.1f}s); process group killed"
+    )
+
+
+def no_result_message(
+    runtime: str, outcome: ProcessOutcome, unparseable: int, secrets: Sequence[str]
+) -> str:
+    """Why ``runtime``'s process ended without its result event: its jail did not start
+    (bubblewrap's or the bridge's own words), or how it exited, with the end of its stderr."""
+    jail = jail_failure(outcome.stderr_tail)
+    if jail is not None:
+        return f"{runtime}: {jail}"
+    detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
+    garbage = f"; {unparseable} unparseable line(s)" if unparseable else ""
+    return f"{runtime} {outcome.describe_exit()} without a result event{garbage}" + (
+        f": {detail}" if detail else ""
     )

@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from pytest_ghxbench.adapters.agent_process import (
+    no_result_message,
     process_transcript,
     run_agent_process,
     timeout_message,
@@ -40,7 +41,6 @@ from pytest_ghxbench.adapters.process import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, ModeSpec, RunRequest, RunResult
-from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["ClaudeCodeAdapter", "ClaudeStream", "claude_argv"]
 
@@ -200,15 +200,7 @@ class ClaudeCodeAdapter:
         if spec.kind == "mcp" and status is not None and status not in ("connected", "pending"):
             # The item had no interface: a harness failure, not the model's.
             return f"claude-code: MCP server {spec.name!r} did not start (status {status!r})"
-        final = stream.result
-        jail = jail_failure(outcome.stderr_tail) if final is None else None
-        if jail is not None:
-            return f"claude-code: {jail}"
-        if final is None:
-            detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
-            garbage = f"; {len(stream.garbage)} unparseable line(s)" if stream.garbage else ""
-            return f"claude-code {outcome.describe_exit()} without a result event{garbage}" + (
-                f": {detail}" if detail else ""
-            )
+        if stream.result is None:
+            return no_result_message("claude-code", outcome, len(stream.garbage), secrets)
         text = stream.error_text()
         return None if text is None else "claude-code: " + redact(text, secrets)[:2000]

@@ -41,6 +41,7 @@ from typing import Any
 
 from pytest_ghxbench.adapters.agent_process import (
     ProcessOutcome,
+    no_result_message,
     process_transcript,
     run_agent_process,
     timeout_message,
@@ -64,7 +65,6 @@ from pytest_ghxbench.adapters.process import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, ModeSpec, RunRequest, RunResult, Tokens
-from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["CopilotAdapter", "CopilotStream", "copilot_argv", "package_cache"]
 
@@ -320,15 +320,8 @@ def _error(
                 secrets,
             )
     final = stream.result
-    jail = jail_failure(outcome.stderr_tail) if final is None else None
-    if jail is not None:
-        return f"copilot: {jail}"
     if final is None:
-        detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
-        garbage = f"; {len(stream.garbage)} unparseable line(s)" if stream.garbage else ""
-        return f"copilot {outcome.describe_exit()} without a result event{garbage}" + (
-            f": {detail}" if detail else ""
-        )
+        return no_result_message("copilot", outcome, len(stream.garbage), secrets)
     failure = stream.failure_text()
     if failure is not None:
         return redact(f"copilot: {failure}", secrets)[:2000]

@@ -27,6 +27,7 @@ from typing import Any
 
 from pytest_ghxbench.adapters.agent_process import (
     ProcessOutcome,
+    no_result_message,
     process_transcript,
     run_agent_process,
     timeout_message,
@@ -61,7 +62,6 @@ from pytest_ghxbench.adapters.process import (
 )
 from pytest_ghxbench.adapters.timing import RuntimeClock
 from pytest_ghxbench.api import AdapterUnavailable, ModeSpec, RunRequest, RunResult
-from pytest_ghxbench.isolation.jail import jail_failure
 
 __all__ = ["GeminiAdapter", "GeminiStream", "gemini_argv"]
 
@@ -278,14 +278,7 @@ def _error(
             + redact(outcome.stderr_tail.strip()[-500:], secrets)
         )
     if stream.result is None:
-        jail = jail_failure(outcome.stderr_tail)
-        if jail is not None:
-            return f"gemini: {jail}"
-        detail = redact(outcome.stderr_tail.strip()[-500:], secrets)
-        garbage = f"; {len(stream.garbage)} unparseable line(s)" if stream.garbage else ""
-        return f"gemini {outcome.describe_exit()} without a result event{garbage}" + (
-            f": {detail}" if detail else ""
-        )
+        return no_result_message("gemini", outcome, len(stream.garbage), secrets)
     failure = stream.failure()
     if failure is None:
         return None

@@ -42,12 +42,19 @@ def operation(capability_id: str) -> Callable[[H], H]:
     """Register the decorated ``handler(world, input) -> data`` for ``capability_id``."""
 
     def register(handler: H) -> H:
-        if capability_id in _OPERATIONS:
+        known = _OPERATIONS.get(capability_id)
+        # the same handler again is its module imported anew (a test run in process drops the
+        # modules it imported, while this table lives on); another handler is a clash
+        if known is not None and _where(known) != _where(handler):
             raise ValueError(f"operation {capability_id!r} is registered twice")
         _OPERATIONS[capability_id] = handler
         return handler
 
     return register
+
+
+def _where(handler: Handler) -> tuple[str, str]:
+    return handler.__module__, handler.__qualname__
 
 
 def _load() -> None:
