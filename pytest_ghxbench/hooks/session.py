@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pytest_ghxbench.adapters.registry import available_adapters, available_backends, choose
-from pytest_ghxbench.api import Adapter, Backend
+from pytest_ghxbench.api import Adapter, Backend, ModeSpec
 from pytest_ghxbench.attempt.redact import Redactor, secret_values_from_env
 from pytest_ghxbench.attempt.transcripts import TranscriptWriter
 from pytest_ghxbench.metrics.profiles import (
@@ -198,11 +198,25 @@ def resolve_profiles(config: pytest.Config, settings: Settings) -> dict[str, Pro
 
 def supported_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
     """The modes ``adapter`` drives: the ones it names, and every mode of the table whose kind
-    it drives (its optional ``kinds``, e.g. ``("cli", "mcp")``)."""
+    it drives (its optional ``kinds``, e.g. ``("cli", "mcp")``) and that it does not refuse."""
     kinds = tuple(getattr(adapter, "kinds", ()) or ())
     table = settings.mode_table
-    drives = [name for name in table if table[name].kind in kinds]
+    drives = [
+        name
+        for name in table
+        if table[name].kind in kinds and _refusal(adapter, table[name]) is None
+    ]
     return tuple(dict.fromkeys([*adapter.modes, *drives]))
+
+
+def _refusal(adapter: Adapter, spec: ModeSpec) -> str | None:
+    """Why ``adapter`` cannot drive ``spec``'s mode although it drives its kind (its optional
+    ``refuses(spec)``: the oracle has no plans in a foreign CLI's words), or ``None``."""
+    refuses = getattr(adapter, "refuses", None)
+    if spec.name in adapter.modes or not callable(refuses):
+        return None
+    found = refuses(spec)
+    return found if isinstance(found, str) else None
 
 
 def _resolve_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
@@ -212,14 +226,18 @@ def _resolve_modes(settings: Settings, adapter: Adapter) -> tuple[str, ...]:
         return supported
     unknown = [m for m in settings.modes if m not in supported]
     if unknown:
-        declared = [m for m in unknown if m in settings.mode_table]
-        why = ""
-        if declared:
-            spec = settings.mode_table[declared[0]]
-            why = (
-                f" ({declared[0]!r} is a kind {spec.kind} mode, and the adapter drives "
-                f"{', '.join(getattr(adapter, 'kinds', ()) or ()) or 'no declared modes'})"
+        table = settings.mode_table
+        declared = [m for m in unknown if m in table]
+        kinds = tuple(getattr(adapter, "kinds", ()) or ())
+        if declared and table[declared[0]].kind in kinds:
+            refusal = _refusal(adapter, table[declared[0]])
+            raise pytest.UsageError(
+                f"ghxbench: adapter {adapter.name!r} cannot run mode {declared[0]!r}: {refusal}"
             )
+        if declared:
+            spec = table[declared[0]]
+            drives = ", ".join(kinds) or "no declared modes"
+            why = f" ({declared[0]!r} is a kind {spec.kind} mode, and the adapter drives {drives})"
         else:
             why = " (declare other modes in [tool.ghxbench.modes])"
         raise pytest.UsageError(

@@ -124,9 +124,13 @@ def test_the_oracle_refuses_a_cli_it_has_no_plans_for(pytester: pytest.Pytester)
     _scenarios(pytester, "pr-view-001")
     result = _run(pytester, "--ghx-mode=acme")
     assert result.ret == 4
-    assert "the oracle has no plans for mode 'acme'" in result.stderr.str()
-    # the control: the same project runs its built-in modes with the oracle
-    assert _run(pytester, "--ghx-mode=agent_direct", "--gate-candidate=acme").ret in (0, 1)
+    assert "adapter 'oracle' cannot run mode 'acme': the oracle has no plans" in result.stderr.str()
+    # the control: the same project runs its other modes with the oracle, and 'all' is every
+    # mode the oracle can run
+    everything = _run(pytester, "--ghx-mode=all", "--gate-candidate=acme")
+    assert everything.ret in (0, 1), everything.outlines[-20:]
+    modes = {row["mode"] for row in _latest(pytester, "rows.jsonl")}
+    assert modes == {"agent_direct", "mcp", "ghx"}
 
 
 def _sandbox_run(cwd: Path, mode: str, script: str) -> subprocess.CompletedProcess[str]:

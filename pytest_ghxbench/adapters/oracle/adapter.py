@@ -185,14 +185,6 @@ class OracleAdapter:
         settings = resolve_settings(config)
         self._modes = settings.mode_table
         self._clients = Clients(gh=settings.gh, mcp_server=settings.mcp_server, ghx=settings.ghx)
-        for mode in settings.modes or ():
-            spec = self._modes.get(mode)
-            if spec is not None and executor_of(spec) is None:
-                raise AdapterUnavailable(
-                    f"the oracle has no plans for mode {mode!r} ({spec.where}): it is a kind cli "
-                    f"mode whose program is {spec.cli_name!r}, and the oracle's CLI plans are in "
-                    "gh's and ghx's words; run it with a real agent (--ghx-adapter) instead"
-                )
         backend = settings.backend
         if backend != "sandbox":
             raise AdapterUnavailable(
@@ -200,6 +192,17 @@ class OracleAdapter:
                 f"--ghx-backend=sandbox (got {backend!r}); benchmark a real agent on this "
                 "backend with --ghx-adapter (openai, claude-code, codex, opencode or your own)"
             )
+
+    def refuses(self, spec: ModeSpec) -> str | None:
+        """Why the oracle cannot run ``spec``'s mode (``None``: it can): a kind cli mode whose
+        program is neither gh nor ghx, since its plans are in their words."""
+        if executor_of(spec) is not None:
+            return None
+        return (
+            f"the oracle has no plans for mode {spec.name!r} ({spec.where}): it is a kind cli "
+            f"mode whose program is {spec.cli_name!r}, and the oracle's CLI plans are in gh's "
+            "and ghx's words; run it with a real agent (--ghx-adapter) instead"
+        )
 
     def tool_surface_tokens(self, mode: str, instructions: str | None = None) -> int:
         """Tokens of the tool definitions and instructions ``mode`` gives the agent."""
