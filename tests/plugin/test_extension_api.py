@@ -23,6 +23,7 @@ def test_public_names_are_exported() -> None:
         "Backend",
         "BackendSession",
         "AdapterUnavailable",
+        "ModeSpec",
         "Row",
     ):
         assert hasattr(gb, name), name
