@@ -12,8 +12,13 @@ What differs by mode:
 - ``ghx``: ``ghx`` on ``PATH`` (the built-in capability CLI or the configured build), pointed
   at the sandbox the way gh is (``GH_HOST``, ``GH_TOKEN``, ``GH_REPO``).
 
-The other modes' programs are shadowed in the item's ``bin/`` by scripts that refuse (exit
-127), so a copy elsewhere on ``PATH`` (the harness's virtualenv has gh) is never reached.
+- a declared mode (``[tool.ghxbench.modes]``, docs/modes.md): a kind cli mode's program linked
+  into ``bin/`` under its own name with its ``env`` (templates filled) in the agent's
+  environment, as gh's; a kind mcp mode's server behind a launcher that alone holds its ``env``.
+
+The other modes' programs (declared ones' too) are shadowed in the item's ``bin/`` by scripts
+that refuse (exit 127), so a copy elsewhere on ``PATH`` (the harness's virtualenv has gh) is
+never reached.
 
 git works in every mode: the HOME's ``.gitconfig`` holds the viewer's identity and, for the
 sandbox's git URLs, an ``Authorization`` header with the item's git-only token (which the API
