@@ -10,7 +10,6 @@ whole test session (``COPILOT_PKG_CACHE_HOME``).
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -29,14 +28,13 @@ from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written
 from tests.agent_clis.pr_view import GH_COMMAND, GHX_COMMAND, MCP_TOOL, pr_view_script
 from tests.agent_clis.scripted import (
     Action,
-    Answer,
     Failure,
     Script,
     ScriptedModel,
-    Shell,
     Turn,
     Usage,
 )
+from tests.modes.declared import ACME_AND_LEAN, ACME_COMMAND, acme_or_lean_script, install_acme
 
 pytestmark = pytest.mark.timeout(900)  # a hang guard: a busy machine takes minutes
 
@@ -305,39 +303,10 @@ def test_preflight_needs_a_model_provider() -> None:
 
 
 def test_declared_modes_are_driven_by_kind(pytester: pytest.Pytester, copilot: Any) -> None:
-    from tests.modes.test_team_cli import ACME, ACME_COMMAND, envelope
-
-    def answer(output: str) -> dict[str, Any]:  # acme's JSON, before Copilot's shell trailer
-        start = output.find("{")
-        if start < 0:
-            return envelope(output)
-        pr, _ = json.JSONDecoder().raw_decode(output[start:])
-        return envelope(json.dumps(pr))
-
-    program = pytester.path / "tools" / "acme"
-    program.parent.mkdir()
-    shutil.copy(ACME, program)
-    mcp_script = pr_view_script("mcp")
-
-    def script(turn: Turn) -> Action:  # acme's item has the shell, mcp_lean's its server
-        if SHELL_TOOL not in turn.tool_names:
-            return mcp_script(turn)
-        if not turn.tool_results:
-            return Shell(ACME_COMMAND)
-        return Answer(json.dumps(answer(turn.tool_results[-1])))
-
+    install_acme(pytester.path)
     start, binary = copilot
-    model = start(script)
-    config = pyproject(binary) + (
-        "\n[tool.ghxbench.modes.acme]\n"
-        'kind = "cli"\n'
-        'program = "tools/acme"\n'
-        'env = { ACME_TOKEN = "{token}", ACME_API = "{api_url}", ACME_REPO = "{repo}" }\n'
-        'instructions = "Use `acme` for every GitHub operation; `acme --help` lists them."\n'
-        "\n[tool.ghxbench.modes.mcp_lean]\n"
-        'kind = "mcp"\n'
-        'command = ["github-mcp-server", "stdio", "--read-only", "--toolsets", "pull_requests"]\n'
-    )
+    model = start(acme_or_lean_script(SHELL_TOOL))
+    config = pyproject(binary) + ACME_AND_LEAN
     result, rows = run_pr_view(pytester, adapter="copilot", mode="acme,mcp_lean", config=config)
     assert len(rows) == 2, result.stdout.str()[-3000:]
     assert CANARY_KEY not in written_text(pytester.path)

@@ -9,7 +9,6 @@ model's gh fails, and the sandbox would refuse gh's requests besides.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,10 @@ from tests.agent_clis.dialect_anthropic import SCRIPTED_MODEL, AnthropicMessages
 from tests.agent_clis.harness import CANARY_KEY, agent_cli, run_pr_view, written_text
 from tests.agent_clis.pr_view import GH_COMMAND
 from tests.agent_clis.scripted import Action, Answer, Script, Shell, Turn, Usage
-from tests.paths import REPO_ROOT
+from tests.modes.declared import ACME_COMMAND, acme_mode, envelope, install_acme
 
 pytestmark = pytest.mark.timeout(900)  # a hang guard: a busy machine takes minutes
 
-ACME = REPO_ROOT / "docs" / "examples" / "team-cli" / "acme"
-ACME_COMMAND = "acme pr view 7"
 USAGE = Usage(input=900, output=40)
 
 
@@ -34,31 +31,8 @@ def declared(binary: str, program: Path) -> str:
     return (
         "[tool.ghxbench.adapters.claude-code]\n"
         f"binary = {json.dumps(binary)}\n"
-        f'model = "anthropic/{SCRIPTED_MODEL}"\n\n'
-        "[tool.ghxbench.modes.acme]\n"
-        'kind = "cli"\n'
-        f"program = {json.dumps(str(program))}\n"
-        'env = { ACME_TOKEN = "{token}", ACME_API = "{api_url}", ACME_REPO = "{repo}" }\n'
-        'instructions = "Use `acme` for every GitHub operation; `acme --help` lists them."\n'
+        f'model = "anthropic/{SCRIPTED_MODEL}"\n\n' + acme_mode(str(program))
     )
-
-
-def envelope(output: str) -> dict[str, Any]:
-    """What a careful model answers after reading acme's output (an error if it has none)."""
-    try:
-        pr = json.loads(output[output.index("{") :])
-    except ValueError:
-        return {"ok": False, "data": None, "error": {"code": "UNKNOWN", "message": output[:200]}}
-    data = {
-        "number": pr["number"],
-        "title": pr["title"],
-        "state": pr["state"].upper(),
-        "isDraft": pr["draft"],
-        "author": {"login": pr["author"]},
-        "headRefName": pr["head"],
-        "baseRefName": pr["base"],
-    }
-    return {"ok": True, "data": data, "error": None, "meta": {"route_used": "cli"}}
 
 
 def script_for(command: str) -> Script:
@@ -73,9 +47,7 @@ def script_for(command: str) -> Script:
 @pytest.fixture
 def run_acme(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, serve_model: Serve) -> Any:
     binary = agent_cli("claude")
-    program = pytester.path / "tools" / "acme"
-    program.parent.mkdir()
-    shutil.copy(ACME, program)
+    install_acme(pytester.path)
 
     def run(command: str) -> tuple[pytest.RunResult, list[dict[str, Any]], Any]:
         model = serve_model(AnthropicMessages(), script_for(command), USAGE, 0.05)
