@@ -108,6 +108,16 @@ def attempts(root: Path, mode: str) -> list[dict[str, Any]]:
     return sorted(records, key=lambda record: (int(record["iteration"]), int(record["attempt"])))
 
 
+def final_attempts(root: Path, mode: str) -> list[dict[str, Any]]:
+    """The last attempt at each item of ``mode``: the one its row reports. An earlier attempt
+    is one the harness retried (on a busy machine, an ``opencode serve`` that was slow to
+    answer), which must not have reached the model (the request counts check that)."""
+    last: dict[int, dict[str, Any]] = {}
+    for record in attempts(root, mode):
+        last[int(record["iteration"])] = record
+    return list(last.values())
+
+
 def transcript_calls(root: Path, mode: str) -> list[dict[str, Any]]:
     """The tool calls the transcript records for the last attempt at the item of ``mode``."""
     calls: list[dict[str, Any]] = attempts(root, mode)[-1]["tool_calls"]
@@ -151,7 +161,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
 
     # the shell tool, and only it: every other tool is denied, so not offered
     assert {tuple(e.turn.tool_names) for e in direct_asks} == {(SHELL_TOOL,)}
-    for record in attempts(pytester.path, "agent_direct"):
+    for record in final_attempts(pytester.path, "agent_direct"):
         (call,) = record["tool_calls"]
         assert (call["name"], call["arguments"]["command"], call["ok"]) == (
             SHELL_TOOL,
@@ -160,7 +170,7 @@ def test_agent_direct_and_mcp_measure_alike(pytester: pytest.Pytester, opencode:
         )
     offered = mcp_asks[0].turn.tool_names
     assert offered and all(name.startswith("mcp_") for name in offered)
-    for record in attempts(pytester.path, "mcp"):
+    for record in final_attempts(pytester.path, "mcp"):
         (call,) = record["tool_calls"]
         assert call["name"] == f"mcp_{MCP_TOOL}" and call["ok"] is True
 
@@ -221,7 +231,9 @@ def test_a_model_api_error_is_a_runner_error(pytester: pytest.Pytester, opencode
         return Failure(400, message)
 
     _, (row,), model = run(pytester, opencode, "agent_direct", refuse)
-    assert model.answers == len(attempts(pytester.path, "agent_direct"))
+    # OpenCode does not retry a 400 itself: at most one request per attempt. (On a busy machine
+    # a rerun attempt was seen to report the refusal without a request of its own: fewer.)
+    assert 1 <= model.answers <= len(attempts(pytester.path, "agent_direct"))
     assert row["success"] is False
     assert row["error"]["type"] == "runner_error"
     assert message in row["error"]["message"]
