@@ -56,11 +56,11 @@ def version_word(text: str) -> str:
     return "unknown"
 
 
-def cli_version(program: str) -> str:
-    """What ``program --version`` says its version is (``"unknown"`` when it says none)."""
+def cli_version(command: Sequence[str]) -> str:
+    """What ``command --version`` says its version is (``"unknown"`` when it says none)."""
     try:
         done = subprocess.run(
-            [program, "--version"],
+            [*command, "--version"],
             capture_output=True,
             text=True,
             timeout=10,

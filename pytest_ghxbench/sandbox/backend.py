@@ -332,12 +332,13 @@ class SandboxBackend:
             return
         from pytest_ghxbench.options import selected_modes
 
+        versions = self.clients.versions()
         for mode in selected_modes(config):
             spec = self.modes.get(mode)
             if spec is None:
                 continue
             try:
-                self.interfaces[mode] = self._client_info(spec)
+                self.interfaces[mode] = self._client_info(spec, versions)
             except ClientMissing as exc:
                 raise AdapterUnavailable(f"backend 'sandbox': {exc}") from None
             except ProbeError as exc:
@@ -346,19 +347,20 @@ class SandboxBackend:
                     f"initialize and tools/list: {exc}"
                 ) from None
 
-    def _client_info(self, spec: ModeSpec) -> ClientInfo:
+    def _client_info(self, spec: ModeSpec, versions: Mapping[str, str]) -> ClientInfo:
+        """What ``spec``'s client is; raises :class:`ClientMissing` where it is not installed
+        (``versions``, the built-in clients', says "not installed" instead)."""
         if spec.builtin:
-            versions = self.clients.versions()
             if spec.kind == "mcp":
                 self.clients.mcp_command()
                 return ClientInfo("mcp", MCP_SERVER, versions[MCP_SERVER])
-            program = self.clients.cli_program(spec)
+            self.clients.cli_program(spec)
             return ClientInfo("cli", spec.cli_name, versions.get(spec.cli_name, "unknown"))
         if spec.kind == "mcp":
             return probe_server(spec, self.clients.server_command(spec))
         program = self.clients.cli_program(spec)
         assert program is not None
-        return ClientInfo("cli", spec.cli_name, cli_version(program))
+        return ClientInfo("cli", spec.cli_name, cli_version([program]))
 
     def describe(self) -> str:
         """One line for the report header: the clients the modes run, with their versions."""

