@@ -15,6 +15,8 @@ __all__ = ["KIND_NAMES", "gap_count_text", "gap_lines", "gaps_markdown"]
 KIND_NAMES: dict[str, tuple[str, str]] = {
     "unserved_route": ("unserved route", "unserved routes"),
     "unmodelled_field": ("unmodelled field", "unmodelled fields"),
+    "unevaluated_parameter": ("unevaluated parameter", "unevaluated parameters"),
+    "sandbox_fault": ("sandbox fault", "sandbox faults"),
     "unsupported": ("unsupported", "unsupported"),
 }
 """Each kind's name in prose, singular and plural."""

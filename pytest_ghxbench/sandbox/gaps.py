@@ -6,6 +6,13 @@ A gap is a ``(kind, detail)`` pair:
   that the sandbox does not serve (detail ``GET /repos/{owner}/{repo}/deployments``);
 - ``unmodelled_field``: a GraphQL field of GitHub's schema the sandbox does not model, answered
   with null or its type's empty value (detail ``PullRequest.potentialMergeCommit``);
+- ``unevaluated_parameter``: a parameter GitHub's description (or schema) has for the
+  operation, which the request carried and the sandbox did not evaluate: a REST query parameter
+  or body field (detail ``GET /repos/{owner}/{repo}/issues: query parameter since``), a GraphQL
+  argument (``Repository.issues(filterBy:)``) or a search qualifier (``search issues:
+  qualifier reactions``);
+- ``sandbox_fault``: the sandbox failed on the request (a bug of its own), answered 500
+  (detail: the operation and the exception's type);
 - ``unsupported``: anything else the sandbox knows it faked (detail in words).
 
 Code that answers a request calls :func:`record` (or :func:`record_unsupported`) wherever it
@@ -30,6 +37,8 @@ __all__ = [
     "KINDS",
     "UNMODELLED_FIELD",
     "UNSERVED_ROUTE",
+    "SANDBOX_FAULT",
+    "UNEVALUATED_PARAMETER",
     "UNSUPPORTED",
     "GapLog",
     "record",
@@ -39,8 +48,10 @@ __all__ = [
 
 UNSERVED_ROUTE = "unserved_route"
 UNMODELLED_FIELD = "unmodelled_field"
+UNEVALUATED_PARAMETER = "unevaluated_parameter"
+SANDBOX_FAULT = "sandbox_fault"
 UNSUPPORTED = "unsupported"
-KINDS = (UNSERVED_ROUTE, UNMODELLED_FIELD, UNSUPPORTED)
+KINDS = (UNSERVED_ROUTE, UNMODELLED_FIELD, UNEVALUATED_PARAMETER, SANDBOX_FAULT, UNSUPPORTED)
 """The kinds, in the order reports list them."""
 
 Gap = tuple[str, str]
