@@ -53,7 +53,8 @@ class RowError(BaseModel):
 class SandboxGap(BaseModel):
     """One way the sandbox's answers to an item diverged from GitHub's (``kind``:
     ``unserved_route``, ``unmodelled_field``, ``unevaluated_parameter``, ``sandbox_fault`` or
-    ``unsupported``; ``detail`` says which route, field, parameter or fake) and how many of the item's requests met it."""
+    ``unsupported``; ``detail`` says which route, field, parameter or fake) and how many of the
+    item's requests met it."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -35,10 +35,10 @@ from typing import Any
 
 __all__ = [
     "KINDS",
-    "UNMODELLED_FIELD",
-    "UNSERVED_ROUTE",
     "SANDBOX_FAULT",
     "UNEVALUATED_PARAMETER",
+    "UNMODELLED_FIELD",
+    "UNSERVED_ROUTE",
     "UNSUPPORTED",
     "GapLog",
     "record",

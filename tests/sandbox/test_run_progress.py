@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiUrls
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.operations.run_progress import QUEUED_SECONDS
@@ -19,6 +19,7 @@ from pytest_ghxbench.sandbox.state import World
 
 URLS = ApiUrls.dotcom("http", "github.localhost")
 REPO = "/repos/acme-labs/tinykv"
+ROUTER = RestRouter()
 FAILED_RUN, FAILED_JOB = 13500000003, 37800000007
 
 
@@ -40,7 +41,9 @@ class FakeWall:
 def api(world: World, method: str, target: str, body: Any = None) -> Any:
     path, _, query = target.partition("?")
     data = json.dumps(body).encode() if body is not None else b""
-    response = handle(world, ApiRequest(method, path, parse_qs(query), {}, data, URLS, Blobs()))
+    response = handle(
+        ROUTER, world, ApiRequest(method, path, parse_qs(query), {}, data, URLS, Blobs())
+    )
     assert response.status < 300, response.body[:300]
     return json.loads(response.body) if response.body else None
 

@@ -11,12 +11,14 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiUrls
 from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.manifest import fresh_world
 from pytest_ghxbench.sandbox.state import World
 from pytest_ghxbench.sandbox.workflow_triggers import PULL_REQUEST_RUNS, PUSH_RUNS, would_run
+
+ROUTER = RestRouter()
 
 URLS = ApiUrls.dotcom("http", "github.localhost")
 REPO = "/repos/acme-labs/tinykv"
@@ -33,7 +35,9 @@ def gaps_of(world: World, method: str, target: str, body: Any = None) -> list[st
     data = json.dumps(body).encode() if body is not None else b""
     log = GapLog()
     with request_scope(log):
-        response = handle(world, ApiRequest(method, path, parse_qs(query), {}, data, URLS, Blobs()))
+        response = handle(
+            ROUTER, world, ApiRequest(method, path, parse_qs(query), {}, data, URLS, Blobs())
+        )
     assert response.status < 300, response.body[:300]
     return [g["detail"] for g in log.entries() if g["kind"] == "unsupported"]
 

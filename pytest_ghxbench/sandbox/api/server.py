@@ -74,7 +74,11 @@ class ApiServer:
     def __init__(
         self, state_dir: Path, *, port: int = 0, registry: WorldRegistry | None = None
     ) -> None:
+        from pytest_ghxbench.sandbox.api.rest import RestRouter
+
         self.registry = registry or WorldRegistry()
+        self.rest = RestRouter()
+        """GitHub's REST operations this server answers, built once, here."""
         self.ca = SessionCA(state_dir)
         self.policy = HostPolicy()
         """Where requests on the loopback port may go besides GitHub (nowhere by default)."""
@@ -208,7 +212,7 @@ class ApiServer:
                 else:
                     from pytest_ghxbench.sandbox.api.rest import handle
 
-                    response = handle(world, request)
+                    response = handle(self.rest, world, request)
         except Exception:
             # A fault of the sandbox's, not the client's: the client gets a 500 (the item's
             # clients see it as a failure) and the traceback goes to stderr, where pytest shows

@@ -14,7 +14,7 @@ import pytest
 
 from pytest_ghxbench.adapters.process import scrubbed_env
 from pytest_ghxbench.ghx.client import GitHubClient, GitHubError
-from pytest_ghxbench.sandbox.api.rest.published import github_operations
+from pytest_ghxbench.sandbox.api.rest.description import github_operations
 from pytest_ghxbench.sandbox.api.rest.router import served
 from pytest_ghxbench.sandbox.backend import SandboxBackend, SandboxSession
 from pytest_ghxbench.sandbox.clients import pinned_program
@@ -109,7 +109,7 @@ def test_every_served_route_is_one_of_githubs_operations() -> None:
 
 
 @pytest.mark.skipif(
-    not (OPENAPI / "generated/api.github.com.json").exists(),
+    not (OPENAPI / "generated/api.github.com.deref.json").exists(),
     reason="the published description is not installed "
     "(npm install --prefix /tmp/npmcache @octokit/openapi@23)",
 )

@@ -13,9 +13,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.state import World
+
+ROUTER = RestRouter()
 
 DOTCOM = ApiUrls.dotcom("http", "github.localhost")
 ENTERPRISE = ApiUrls.enterprise("http", "ghe.example.test:8443")
@@ -45,7 +47,7 @@ def call(
     path, _, query = target.partition("?")
     data = json.dumps(body).encode() if body is not None else b""
     request = ApiRequest(method, path, parse_qs(query), headers, data, urls, blobs or Blobs(urls))
-    return handle(world, request)
+    return handle(ROUTER, world, request)
 
 
 def links(response: ApiResponse) -> dict[str, str]:
@@ -173,7 +175,7 @@ def test_validation_failed_lists_errors(world: World) -> None:
 
 def test_a_body_that_is_not_json_is_a_bad_request(world: World) -> None:
     request = ApiRequest("POST", f"{REPO}/issues", {}, {}, b"{not json", DOTCOM, Blobs(DOTCOM))
-    response = handle(world, request)
+    response = handle(ROUTER, world, request)
     assert response.status == 400
     assert json.loads(response.body)["message"] == "Problems parsing JSON"
 

@@ -15,12 +15,14 @@ from urllib.parse import parse_qs
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse
 from pytest_ghxbench.sandbox.manifest import seeded
 from pytest_ghxbench.sandbox.state import World
 from tests.code import commit_on, protect
 from tests.sandbox.api.test_rest_conformance import SUBSET, URLS, call, check
+
+ROUTER = RestRouter()
 
 REPO = "/repos/{owner}/{repo}"
 BASE = "/repos/acme-labs/tinykv"
@@ -319,7 +321,7 @@ class Store:
 def archive(world: World, path: str) -> tuple[ApiResponse, Store]:
     store = Store()
     request = ApiRequest("GET", BASE + path, parse_qs(""), {}, b"", URLS, store)
-    return handle(world, request), store
+    return handle(ROUTER, world, request), store
 
 
 def test_a_tarball_is_git_archive_of_the_commit_behind_a_download_link(world: World) -> None:

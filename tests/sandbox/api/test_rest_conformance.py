@@ -14,11 +14,13 @@ from urllib.parse import parse_qs
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.rest.router import served
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world, seeded
 from pytest_ghxbench.sandbox.state import World
+
+ROUTER = RestRouter()
 
 ROOT = Path(__file__).resolve().parents[3]
 MAIN = seeded().seed.commits["bench"]
@@ -88,7 +90,7 @@ def call(world: World, method: str, target: str, body: Any = None, **headers: st
     path, _, query = target.partition("?")
     data = body if isinstance(body, bytes) else json.dumps(body).encode() if body else b""
     request = ApiRequest(method, path, parse_qs(query), headers, data, URLS, Blobs())
-    return handle(world, request)
+    return handle(ROUTER, world, request)
 
 
 def prepare(world: World, template: str) -> None:

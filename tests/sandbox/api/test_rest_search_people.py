@@ -11,12 +11,14 @@ from urllib.parse import parse_qs, quote
 
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiUrls
 from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
 from tests.sandbox.api.test_rest_search import Blobs
+
+ROUTER = RestRouter()
 
 URLS = ApiUrls.enterprise("http", "github.localhost")
 
@@ -32,7 +34,7 @@ def search(world: World, kind: str, q: str, **params: str) -> tuple[dict[str, An
     request = ApiRequest("GET", f"/search/{kind}", parse_qs(query), {}, b"", URLS, Blobs())
     log = GapLog()
     with request_scope(log):
-        response = handle(world, request)
+        response = handle(ROUTER, world, request)
     assert response.status == 200, response.body
     return json.loads(response.body), [f"{g['kind']} {g['detail']}" for g in log.entries()]
 
@@ -95,12 +97,12 @@ def test_repository_qualifiers(world: World, q: str, expected: bool) -> None:
 
 def test_a_qualifier_the_sandbox_does_not_evaluate_is_a_gap(world: World) -> None:
     for q, detail in [
-        ("size:>100", "repository search qualifier size:"),
-        ("is:sponsorable", "repository search qualifier is:sponsorable"),
-        ("props.team:storage", "repository search qualifier props."),
+        ("size:>100", "search repositories: qualifier size"),
+        ("is:sponsorable", "search repositories: qualifier is:sponsorable"),
+        ("props.team:storage", "search repositories: qualifier props.team"),
     ]:
         answer, gaps = search(world, "repositories", q)
-        assert answer["total_count"] == 0 and gaps == [f"unsupported {detail}"]
+        assert answer["total_count"] == 0 and gaps == [f"unevaluated_parameter {detail}"]
 
 
 def test_a_found_repository_is_githubs_repository_item(world: World) -> None:
@@ -164,4 +166,4 @@ def test_users_page_and_are_githubs_search_items(world: World) -> None:
 def test_sponsorable_users_are_a_gap(world: World) -> None:
     answer, gaps = search(world, "users", "is:sponsorable")
     assert answer["total_count"] == 0
-    assert gaps == ["unsupported user search qualifier is:sponsorable"]
+    assert gaps == ["unevaluated_parameter search users: qualifier is:sponsorable"]

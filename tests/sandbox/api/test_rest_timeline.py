@@ -13,10 +13,12 @@ from urllib.parse import parse_qs
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from pytest_ghxbench.sandbox.api.rest import handle
+from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.manifest import DEFAULT_SEED, fresh_world
 from pytest_ghxbench.sandbox.state import World
+
+ROUTER = RestRouter()
 
 SUBSET = json.loads((Path(__file__).parent / "data/openapi-subset.json").read_text())
 URLS = ApiUrls.dotcom("http", "github.localhost")
@@ -48,7 +50,9 @@ class _Blobs:
 def call(world: World, method: str, target: str, body: Any = None) -> ApiResponse:
     path, _, query = target.partition("?")
     data = json.dumps(body).encode() if body is not None else b""
-    return handle(world, ApiRequest(method, path, parse_qs(query), {}, data, URLS, _Blobs()))
+    return handle(
+        ROUTER, world, ApiRequest(method, path, parse_qs(query), {}, data, URLS, _Blobs())
+    )
 
 
 def get(world: World, target: str) -> Any:

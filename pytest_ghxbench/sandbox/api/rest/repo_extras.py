@@ -37,10 +37,10 @@ def _none(key: str) -> Any:
     return answer
 
 
-route("GET", _REPO + "/actions/variables")(_none("variables"))
-route("GET", _REPO + "/actions/organization-variables")(_none("variables"))
-route("GET", _REPO + "/actions/secrets")(_none("secrets"))
-route("GET", _REPO + "/actions/organization-secrets")(_none("secrets"))
+_no_variables = route("GET", _REPO + "/actions/variables")(_none("variables"))
+route("GET", _REPO + "/actions/organization-variables")(_no_variables)
+_no_secrets = route("GET", _REPO + "/actions/secrets")(_none("secrets"))
+route("GET", _REPO + "/actions/organization-secrets")(_no_secrets)
 
 
 @route("GET", _REPO + "/contributors")

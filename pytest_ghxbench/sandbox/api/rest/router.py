@@ -1,10 +1,17 @@
-"""The REST router: handlers registered under GitHub's OpenAPI path templates.
+"""The REST router: handlers bound to the operations of GitHub's published OpenAPI description.
 
-A handler gets a :class:`Ctx` and returns the response body as JSON data (``None`` for
-``204 No Content``) or a complete :class:`~..types.ApiResponse` (redirects, diffs). Failures
-are :class:`RestError`. The templates are those of GitHub's published OpenAPI description
-(``/repos/{owner}/{repo}/pulls/{pull_number}``), so the routes served map one to one onto the
-operations whose schemas the conformance tests check (:func:`served`).
+A handler is marked with :func:`route` (method and the description's path template,
+``/repos/{owner}/{repo}/pulls/{pull_number}``); :class:`RestRouter`, built when the API server
+starts, collects the marks of :data:`ROUTE_MODULES`, binds each to its operation (a template
+the description lacks is refused unless marked ``documented=False``) and tries them most
+specific template first. A handler gets a :class:`Ctx` and returns the response body as JSON
+data (``None`` for ``204 No Content``) or a complete :class:`~..types.ApiResponse`
+(redirects, diffs); it fails with :class:`RestError`.
+
+Around the handler, :func:`dispatch` checks the body's types and enums against the operation
+(:mod:`.validation`), records a gap for every parameter the request carried that the handler did
+not read (:mod:`.accounting`), and answers a handler's own exception as a 500 with a
+``sandbox_fault`` gap.
 """
 
 from __future__ import annotations
@@ -12,24 +19,34 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlencode
 
 from pytest_ghxbench.sandbox.api.limits import rest_problem
+from pytest_ghxbench.sandbox.api.rest.accounting import TrackedBody, record_unevaluated
+from pytest_ghxbench.sandbox.api.rest.description import (
+    Operation,
+    github_operation,
+    operation,
+    path_pattern,
+    specificity,
+)
 from pytest_ghxbench.sandbox.api.rest.links import Links
+from pytest_ghxbench.sandbox.api.rest.validation import body_problem
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
-from pytest_ghxbench.sandbox.gaps import UNSERVED_ROUTE, record
+from pytest_ghxbench.sandbox.gaps import SANDBOX_FAULT, UNSERVED_ROUTE, record
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
-    "SLASHED",
+    "ROUTE_MODULES",
     "Ctx",
     "RestError",
+    "RestRouter",
     "Route",
+    "RouteError",
     "Unhandled",
     "call",
     "dispatch",
@@ -78,10 +95,13 @@ class Ctx:
     request: ApiRequest
     args: dict[str, str]
     """Path parameters by their OpenAPI names, percent-decoded."""
-    body: dict[str, Any]
+    body: TrackedBody
+    """The JSON body (empty for a raw upload), noting the fields read."""
     headers: dict[str, str] = field(default_factory=dict)
     """Extra response headers (``Link``)."""
     mutated: bool = False
+    read: set[str] = field(default_factory=set)
+    """The query parameters the handler asked for."""
 
     @property
     def urls(self) -> ApiUrls:
@@ -93,6 +113,7 @@ class Ctx:
         return Links(self.world, self.request.urls)
 
     def param(self, name: str, default: str | None = None) -> str | None:
+        self.read.add(name)
         return self.request.param(name, default)
 
     def number(self, name: str) -> int:
@@ -120,28 +141,30 @@ class Route:
     """The request body is data (an upload), not JSON."""
     pattern: re.Pattern[str]
     handler: Handler
-    documented: bool = True
-    """GitHub's OpenAPI description has the operation (some it serves are left out of it)."""
+    operation: Operation | None
+    """The operation of GitHub's description this route serves (None: GitHub serves the path
+    though its description lacks it, as the legacy ``GET /git/refs/{ref}``)."""
+
+    @property
+    def documented(self) -> bool:
+        return self.operation is not None
+
+    @property
+    def name(self) -> str:
+        return f"{self.method} {self.template}"
 
 
-_ROUTES: list[Route] = []
+@dataclass(frozen=True)
+class _Mark:
+    method: str
+    template: str
+    status: int | None
+    raw: bool
+    optional_tail: bool
+    documented: bool
 
 
-SLASHED = ("ref", "tag", "path", "basehead", "dir", "tree_sha", "branch")
-"""Parameters that may hold slashes (heads/main, release/1.0, src/a.py, fix/lock)."""
-
-
-def _compile(template: str, optional_tail: bool) -> re.Pattern[str]:
-    def group(match: re.Match[str]) -> str:
-        name = match.group(1)
-        body = ".+" if name in SLASHED else "[^/]+"
-        return f"(?P<{name}>{body})"
-
-    pattern = re.sub(r"\{(\w+)\}", group, template)
-    if optional_tail:
-        head, _, tail = pattern.rpartition("/")
-        pattern = f"{head}(?:/{tail})?"
-    return re.compile("^" + pattern + "$")
+_MARKS = "_ghxbench_routes"
 
 
 def route(
@@ -153,26 +176,112 @@ def route(
     optional_tail: bool = False,
     documented: bool = True,
 ) -> Callable[[Handler], Handler]:
-    """Register a handler for ``method`` and OpenAPI path ``template``. ``optional_tail``: the
-    last path parameter may be left out (``/contents`` for the root, ``/tarball`` for the
-    default branch), which GitHub serves though its description has no such path; the handler
-    then sees it as ``""``. ``documented=False``: GitHub serves ``template`` though its
-    description lacks it (the legacy ``GET /git/refs/{ref}``); such a route is not
-    :func:`served`, which lists the published operations the sandbox answers."""
-    code = status if status is not None else 201 if method == "POST" else 200
+    """Mark a handler as serving ``method`` on OpenAPI path ``template``. The router collects
+    the marks when it is built, from the functions its modules hold as attributes (a handler
+    a factory makes must be bound to a module-level name). ``optional_tail``: the last path
+    parameter may be left out (``/contents`` for the root, ``/tarball`` for the default
+    branch), which GitHub serves though its description has no such path; the handler then
+    sees it as ``""``.
+    ``documented=False``: GitHub serves ``template`` though its description lacks it (the
+    legacy ``GET /git/refs/{ref}``); such a route is not :func:`served`, which lists the
+    published operations the sandbox answers."""
+    mark = _Mark(method, template, status, raw, optional_tail, documented)
 
     def register(handler: Handler) -> Handler:
-        compiled = _compile(template, optional_tail)
-        _ROUTES.append(Route(method, template, code, raw, compiled, handler, documented))
+        marks: list[_Mark] = handler.__dict__.setdefault(_MARKS, [])
+        marks.append(mark)
         return handler
 
     return register
 
 
+class RouteError(Exception):
+    """A route module is wrong: a route that is not one of GitHub's operations, or served
+    twice."""
+
+
+def _bind(mark: _Mark, handler: Handler) -> Route:
+    found = operation(mark.method, mark.template)
+    where = f"{handler.__module__}.{handler.__qualname__}"
+    if mark.documented and found is None:
+        raise RouteError(
+            f"{where}: {mark.method} {mark.template} is not an operation of GitHub's "
+            "description (mark it documented=False if GitHub serves it all the same)"
+        )
+    if not mark.documented and found is not None:
+        raise RouteError(f"{where}: {mark.method} {mark.template} is documented")
+    code = mark.status if mark.status is not None else 201 if mark.method == "POST" else 200
+    pattern = path_pattern(mark.template, mark.optional_tail)
+    return Route(mark.method, mark.template, code, mark.raw, pattern, handler, found)
+
+
+ROUTE_MODULES: tuple[str, ...] = (
+    "git",
+    "pull_writes",
+    "timeline",
+    "absent",
+    "actions",
+    "archives",
+    "attempts",
+    "branches",
+    "caches",
+    "checks",
+    "commits",
+    "contents",
+    "gists",
+    "gitdata",
+    "issue_order",
+    "issues",
+    "languages",
+    "logs",
+    "pulls",
+    "releases",
+    "repo",
+    "repo_extras",
+    "reviews",
+    "search",
+    "search_code",
+    "usage",
+)
+"""The modules whose handlers are routes. Of two routes of one template, the earlier module's
+is tried first."""
+
+
+class RestRouter:
+    """Every route of ``modules`` (names in this package, or absolute), most specific template
+    first."""
+
+    def __init__(self, modules: Sequence[str] = ROUTE_MODULES) -> None:
+        routes: list[Route] = []
+        for name in modules:
+            module = importlib.import_module(name if "." in name else f"{__package__}.{name}")
+            for handler in vars(module).values():
+                if callable(handler) and getattr(handler, "__module__", None) == module.__name__:
+                    routes += [_bind(m, handler) for m in getattr(handler, _MARKS, ())]
+        # stable: routes of one template keep the order of ROUTE_MODULES (an Unhandled case)
+        routes.sort(key=lambda r: specificity(r.template))
+        self.routes: tuple[Route, ...] = tuple(routes)
+        self._by_method: dict[str, tuple[Route, ...]] = {
+            method: tuple(r for r in routes if r.method == method)
+            for method in {r.method for r in routes}
+        }
+
+    def served(self) -> list[Route]:
+        """Every route of a published operation."""
+        return [entry for entry in self.routes if entry.documented]
+
+    def candidates(self, method: str) -> tuple[Route, ...]:
+        if method == "HEAD":
+            return self._by_method.get("HEAD", ()) + self._by_method.get("GET", ())
+        return self._by_method.get(method, ())
+
+    def routed(self, method: str, path: str) -> bool:
+        return any(entry.pattern.match(path) for entry in self.candidates(method))
+
+
 def served() -> list[Route]:
-    """Every registered route of a published operation (the route modules imported)."""
-    _load()
-    return [entry for entry in _ROUTES if entry.documented]
+    """Every route of a published operation the sandbox serves."""
+    return RestRouter().served()
 
 
 _STATUS = {"NOT_FOUND": 404, "VALIDATION": 422, "CONFLICT": 409, "UNSUPPORTED": 422}
@@ -231,49 +340,50 @@ def _page_url(ctx: Ctx, number: int) -> str:
     return f"{ctx.urls.api}{ctx.request.path}?{urlencode(query)}"
 
 
-def dispatch(world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
+def dispatch(router: RestRouter, world: World, request: ApiRequest) -> tuple[Ctx, Any, int]:
     """Find and run the handler: the context it ran with, its result and success status."""
-    _load()
     path = "/" + request.path.strip("/")
-    for entry in _ROUTES:
+    for entry in router.candidates(request.method):
         match = entry.pattern.match(path)
         if match is None:
-            continue
-        if entry.method != request.method and (request.method, entry.method) != ("HEAD", "GET"):
             continue
         args = {k: unquote(v or "") for k, v in match.groupdict().items()}
         if "owner" in args and "repo" in args:
             _check_repo(world, args["owner"], args["repo"])
-        ctx = Ctx(world, request, args, {} if entry.raw else _json_body(request))
-        too_long = rest_problem(entry.method, entry.template, ctx.body)
+        body = {} if entry.raw else _json_body(request)
+        too_long = rest_problem(entry.method, entry.template, body)
         if too_long is not None:
             raise RestError(422, *too_long)
+        problem = body_problem(entry.operation, body) if entry.operation else None
+        if problem is not None:
+            raise RestError(422, problem)
+        ctx = Ctx(world, request, args, TrackedBody(body))
         try:
-            return ctx, entry.handler(ctx), entry.status
+            value = entry.handler(ctx)
         except Unhandled:
             continue
-        except (ValueError, TypeError, KeyError, AttributeError):
-            raise RestError(
-                422, "Validation Failed", [{"message": "a value has the wrong type"}]
-            ) from None
-    if request.method == "POST" and _routed("PATCH", path):
+        except RestError:
+            raise
+        except Exception as exc:
+            # the sandbox's own bug, never the client's: a 500 and a gap, not a 4xx that
+            # would pass for GitHub's refusal
+            record(SANDBOX_FAULT, f"{entry.name}: {type(exc).__name__}")
+            raise
+        if entry.operation is not None:
+            record_unevaluated(entry.operation, request.query, ctx.read, ctx.body)
+        return ctx, value, entry.status
+    if request.method == "POST" and router.routed("PATCH", path):
         # GitHub takes POST for PATCH, for clients without PATCH (gh gist edit uses it)
-        return dispatch(world, dataclasses.replace(request, method="PATCH"))
+        return dispatch(router, world, dataclasses.replace(request, method="PATCH"))
     _unserved(request.method, path)
     raise RestError(404, "Not Found")
 
 
-def _routed(method: str, path: str) -> bool:
-    return any(entry.method == method and entry.pattern.match(path) for entry in _ROUTES)
-
-
 def _unserved(method: str, path: str) -> None:
     """No route serves ``method`` on ``path``: a gap if GitHub has an operation for it."""
-    from pytest_ghxbench.sandbox.api.rest.published import github_operation
-
-    operation = github_operation(method, path)
-    if operation is not None:
-        record(UNSERVED_ROUTE, operation)
+    found = github_operation(method, path)
+    if found is not None:
+        record(UNSERVED_ROUTE, found)
 
 
 def _json_body(request: ApiRequest) -> dict[str, Any]:
@@ -301,49 +411,3 @@ def respond(ctx: Ctx, value: Any, status: int) -> ApiResponse:
     if value is None:
         return ApiResponse(204, b"", dict(ctx.headers))
     return ApiResponse.json(value, status, ctx.headers)
-
-
-_LOADED = False
-_LOAD_LOCK = threading.RLock()
-
-
-def _load() -> None:
-    global _LOADED
-    # the flag is set once everything is loaded, under a lock: a thread that finds it set (or
-    # waits for the thread loading) sees the whole table, never a part of it
-    if _LOADED:
-        return
-    with _LOAD_LOCK:
-        if _LOADED:
-            return
-        # first: some of their routes serve cases of other modules' routes (Unhandled), or
-        # paths another module's template would take (/issues/events for /issues/{number})
-        for first in ("git", "pull_writes", "timeline"):
-            importlib.import_module(f"{__package__}.{first}")
-        from pytest_ghxbench.sandbox.api.rest import (  # noqa: F401
-            absent,
-            actions,
-            archives,
-            attempts,
-            branches,
-            caches,
-            checks,
-            commits,
-            contents,
-            gists,
-            gitdata,
-            issue_order,
-            issues,
-            languages,
-            logs,
-            pulls,
-            releases,
-            repo,
-            repo_extras,
-            reviews,
-            search,
-            search_code,
-            usage,
-        )
-
-        _LOADED = True
