@@ -72,6 +72,17 @@ def test_a_default_value_or_a_parameter_github_does_not_have_is_not_recorded(
     ]
 
 
+def test_a_query_value_outside_the_descriptions_values_is_recorded(world: World) -> None:
+    router = RestRouter([LISTING])
+    response, gaps = call(router, world, "GET", f"{REPO}/issues?state=bogus")
+    assert response.status == 200
+    assert details(gaps) == [
+        "unsupported GET /repos/{owner}/{repo}/issues: query parameter state outside its values"
+    ]
+    _, within = call(router, world, "GET", f"{REPO}/issues?state=all")
+    assert within == []
+
+
 def test_a_body_field_the_handler_does_not_read_is_recorded(world: World) -> None:
     router = RestRouter([LISTING])
     response, gaps = call(router, world, "PATCH", f"{REPO}/issues/3", {"title": "t"})

@@ -6,7 +6,9 @@ A handler reads query parameters through :meth:`Ctx.param` and body fields throu
 and top-level body field the request carried, GitHub's description lists for the operation,
 and the handler never read: its answer is then the answer to a request without it, which an
 agent would trust. A value equal to the description's default changes nothing and is not
-recorded. Parameters GitHub's description does not have are ignored by GitHub too.
+recorded. Parameters GitHub's description does not have are ignored by GitHub too. A query value
+outside the description's enum is an ``unsupported`` gap: GitHub answers some of those with a
+422 and ignores others, and the description does not say which.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pytest_ghxbench.sandbox.api.rest.description import Operation
-from pytest_ghxbench.sandbox.gaps import UNEVALUATED_PARAMETER, record
+from pytest_ghxbench.sandbox.gaps import UNEVALUATED_PARAMETER, UNSUPPORTED, record
 
 __all__ = ["TrackedBody", "record_unevaluated"]
 
@@ -82,8 +84,14 @@ def record_unevaluated(
 ) -> None:
     for name, values in query.items():
         schema = operation.query.get(name)
-        if schema is not None and name not in read and not _is_default(schema, values):
-            record(UNEVALUATED_PARAMETER, f"{operation.name}: query parameter {name}")
+        if schema is None:
+            continue
+        if name not in read:
+            if not _is_default(schema, values):
+                record(UNEVALUATED_PARAMETER, f"{operation.name}: query parameter {name}")
+        elif "enum" in schema and any(v not in map(str, schema["enum"]) for v in values):
+            # GitHub refuses some such values and ignores others, operation by operation
+            record(UNSUPPORTED, f"{operation.name}: query parameter {name} outside its values")
     if not body:
         return
     fields = operation.body_fields
