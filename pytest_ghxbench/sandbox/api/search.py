@@ -1,22 +1,27 @@
-"""GitHub's search syntax for issues and pull requests, shared by REST's ``GET /search/issues``
-and GraphQL's ``search``; its parser and ranges also serve code and commit search
-(:mod:`.search_git`).
+"""GitHub's search for issues and pull requests, shared by REST's ``GET /search/issues`` and
+GraphQL's ``search(type: ISSUE)``: :func:`found_items` (the syntax is :mod:`.search_syntax`'s:
+``AND``, ``OR``, ``NOT``, parentheses; its parser and ranges also serve the other searches).
 
-Supported: ``repo:``/``user:``/``org:``, ``is:``/``type:`` (issue, pr, open, closed, merged,
-unmerged, draft, locked, blocked, blocking, public, private, archived; ``type:`` also an issue
-type, ``type:Bug``), ``state:``, ``reason:``, ``label:`` (quoted, repeated = all of them,
-``a,b`` = any), ``-label:`` and any negated qualifier, ``author:``, ``assignee:``,
-``mentions:``, ``involves:``, ``commenter:``, ``no:`` (assignee, label, milestone, project,
-type), ``milestone:``, ``project:`` (``owner/number``), ``linked:`` (pr, issue),
+Evaluated: ``repo:``/``user:``/``org:``/``owner:`` (several: any of them), ``is:``/``type:``
+(issue, pr, open, closed, merged, unmerged, draft, locked, unlocked, blocked, blocking, public,
+private, archived; ``type:`` also an issue type, ``type:Bug``), ``state:``, ``reason:``,
+``label:`` (quoted, repeated = all of them, ``a,b`` = any), a negated qualifier (``-label:``),
+``author:``, ``assignee:``, ``mentions:``, ``involves:``, ``commenter:``, ``no:`` (assignee,
+label, milestone, project, type), ``milestone:``, ``project:`` (``owner/number``), ``linked:``,
 ``parent-issue:``/``sub-issue:`` (``owner/repo#n``), ``head:``, ``base:``, ``draft:``,
-``review:`` (none, required, approved, changes_requested), ``review-requested:`` and
-``user-review-requested:``, ``reviewed-by:``, ``language:`` (the repository's), ``archived:``,
-``in:`` (title, body, comments), ``created:``/``updated:``/``closed:``/``merged:``/``comments:``
-ranges (``>=2026-01-01``, ``<5``, ``a..b``), ``sort:`` (matches everything; the caller orders),
-and free words (in the title or body unless ``in:`` says otherwise). ``@me`` stands for the
-viewer. Unknown qualifiers match nothing, as on GitHub; GitHub's own that the sandbox does not
-evaluate (:data:`UNEVALUATED`: reactions, commit status, teams) match nothing too, and are
-recorded as ``unsupported`` gaps.
+``review:``, ``review-requested:``/``user-review-requested:``, ``reviewed-by:``,
+``language:``, ``archived:``, ``in:`` (title, body, comments), ``created:``/``updated:``/
+``closed:``/``merged:``/``comments:``/``reactions:``/``interactions:`` ranges (the world keeps
+no reactions: every item has none), and free words (in the title or body unless ``in:`` says
+otherwise). ``@me`` stands for the viewer.
+
+Order: ``sort:`` (:data:`SORTS`, ``-asc``/``-desc``), else the REST ``sort``/``order``
+parameters, else best match: the items with the words in their title first, then the newest.
+
+Not evaluated, and so recorded (:meth:`~.search_syntax.Query.account`): :data:`UNEVALUATED`
+(commit status, teams) and ``is:queued``; they match nothing. A ``repo:``, ``user:`` or
+``org:`` naming nothing that exists, or a person qualifier naming no account, is refused with
+GitHub's words (:class:`~.search_syntax.SearchRefused`).
 """
 
 from __future__ import annotations
@@ -31,17 +36,58 @@ from pytest_ghxbench.sandbox.api.search_relations import (
     pull_qualifier,
     relation,
 )
-from pytest_ghxbench.sandbox.api.search_syntax import in_range, parse_query
-from pytest_ghxbench.sandbox.gaps import record_unsupported
+from pytest_ghxbench.sandbox.api.search_syntax import (
+    PASS,
+    Check,
+    Pass,
+    SearchRefused,
+    Term,
+    in_range,
+    in_scope,
+    normalized,
+    parse_query,
+    text_has,
+)
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
-__all__ = ["UNEVALUATED", "Item", "in_range", "matches", "parse_query"]
-
-UNEVALUATED = frozenset({"interactions", "reactions", "status", "team", "team-review-requested"})
-"""Qualifiers of GitHub's issue and pull request search that the sandbox does not evaluate."""
-_UNEVALUATED_IS = frozenset({"queued"})
+__all__ = ["QUALIFIERS", "SORTS", "UNEVALUATED", "Item", "found_items"]
 
 Item = Issue | PullRequest
+
+_PEOPLE = (
+    "author", "assignee", "mentions", "commenter", "involves", "reviewed-by",
+    "review-requested", "user-review-requested",
+)  # fmt: skip
+UNEVALUATED = frozenset({"status", "team", "team-review-requested"})
+"""Qualifiers of GitHub's issue search that the sandbox does not evaluate."""
+_UNEVALUATED_IS = frozenset({"queued"})
+QUALIFIERS = frozenset(
+    {"repo", "user", "org", "owner", "is", "type", "state", "reason", "label", "no", "in",
+     "milestone", "project", "created", "updated", "closed", "comments", "reactions",
+     "interactions", "language", "archived", "sort", "linked", "parent-issue", "sub-issue",
+     *_PEOPLE, *PULL_QUALIFIERS, *RELATIONS, *UNEVALUATED}
+)  # fmt: skip
+"""Every qualifier of GitHub's issue and pull request search; any other is free text."""
+_REACTIONS = ("+1", "-1", "smile", "thinking_face", "heart", "tada")
+
+
+def _none(item: Item) -> int:
+    return 0  # the world keeps no reactions
+
+
+SORTS: dict[str, Callable[[Item], str | int]] = {
+    "created": lambda item: item.created_at,
+    "updated": lambda item: item.updated_at,
+    "comments": lambda item: len(item.comments),
+    "interactions": lambda item: len(item.comments) + _none(item),
+    "reactions": _none,
+    **{f"reactions-{reaction}": _none for reaction in _REACTIONS},
+}
+"""The orders of ``sort:`` and the REST ``sort`` parameter (and ``relevance``: best match)."""
+UNSEARCHABLE_USERS = (
+    "The listed users cannot be searched either because the users do not exist or you do not "
+    "have permission to view the users."
+)
 
 
 def _mentions(item: Item, login: str) -> bool:
@@ -74,23 +120,16 @@ def _is(world: World, item: Item, value: str, kind: bool = False) -> bool:
         "archived": lambda: world.repository.is_archived,
     }
     check = checks.get(value.lower())
-    if check is None and value.lower() in _UNEVALUATED_IS:
-        record_unsupported(f"search qualifier is:{value.lower()}")
     if check is None and kind and value.lower() not in ("pr", "issue", "pull-request"):
         return isinstance(item, Issue) and (item.issue_type or "").casefold() == value.casefold()
     return check() if check is not None else False
 
 
-def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]) -> bool:
+def _qualifier(world: World, item: Item, name: str, value: str) -> bool:
     if value == "@me":
         value = world.viewer
     folded = value.casefold()
-    repo = world.repository
     milestone = world.milestone(item.milestone) if item.milestone else None
-    if name == "repo":
-        return folded == repo.full_name.casefold()
-    if name in ("user", "org", "owner"):
-        return folded == repo.owner.casefold()
     if name in ("is", "type"):
         return _is(world, item, value, kind=name == "type")
     if name == "state":
@@ -119,35 +158,84 @@ def _qualifier(world: World, item: Item, name: str, value: str, fields: set[str]
         return empty.get(folded, False)
     if name == "milestone":
         return milestone is not None and milestone.title.casefold() == folded
-    if name == "in":
-        fields.update(part.strip().lower() for part in value.split(","))
-        return True
     if name in ("created", "updated", "closed"):
         stamp = getattr(item, f"{name}_at")
         return stamp is not None and in_range(value, stamp)
-    if name == "comments":
-        return in_range(value, len(item.comments))
+    if name in ("comments", "reactions", "interactions"):
+        return in_range(value, int(SORTS[name](item)))
     if name in PULL_QUALIFIERS:
         return isinstance(item, PullRequest) and pull_qualifier(world, item, name, value)
-    if name in RELATIONS:
-        return relation(world, item, name, value)
-    if name in UNEVALUATED:
-        record_unsupported(f"search qualifier {name}:")
-    return name == "sort"
+    return relation(world, item, name, value)
 
 
-def matches(world: World, item: Item, query: str) -> bool:
-    """Whether ``item`` is found by the search ``query``."""
-    qualifiers, words = parse_query(query)
-    fields: set[str] = set()
-    for negated, name, value in qualifiers:
-        if _qualifier(world, item, name, value, fields) == negated:
-            return False
+def _check(world: World, term: Term) -> Check[Item] | Pass | None:
+    name, value = term.name, term.value
+    if name in ("in", "sort", "repo", "user", "org", "owner"):
+        return PASS  # where the words are, the order and the scope: evaluated apart
+    if name in UNEVALUATED or (name == "is" and value.lower() in _UNEVALUATED_IS):
+        return None
+    return lambda item: _qualifier(world, item, name, value)
+
+
+def _refuse_unknown_people(world: World, terms: list[Term]) -> None:
+    accounts = {u.login.casefold() for u in world.users}
+    for term in terms:
+        login = term.value.removesuffix("[bot]").casefold()
+        if term.value != "@me" and "/" not in login and login not in accounts:
+            raise SearchRefused(UNSEARCHABLE_USERS)
+
+
+def _fields(terms: list[Term]) -> set[str]:
+    for term in terms:
+        term.evaluated = True
+    return {part.strip().lower() for t in terms for part in t.value.split(",")}
+
+
+def _text(item: Item, fields: set[str]) -> str:
     texts = []
     for field in fields or {"title", "body"}:
         if field == "comments":
             texts += [c.body for c in item.comments]
         elif field in ("title", "body"):
             texts.append(str(getattr(item, field)))
-    haystack = "\n".join(texts).casefold()
-    return all(word.casefold() in haystack for word in words)
+    return normalized("\n".join(texts))
+
+
+def _best_match(found: list[Item], words: list[Term]) -> None:
+    """Items with the words in their title first (then in more places), then the newest."""
+    wanted = [w.value for w in words if not w.negated]
+    found.sort(key=lambda item: item.created_at, reverse=True)
+    if wanted:
+        found.sort(
+            key=lambda item: sum(
+                2 * text_has(normalized(item.title), w) + text_has(normalized(item.body), w)
+                for w in wanted
+            ),
+            reverse=True,
+        )
+
+
+def found_items(
+    world: World, text: str, sort: str | None = None, order: str | None = None
+) -> list[Item]:
+    """The issues and pull requests the query ``text`` finds, in GitHub's order: its
+    ``sort:``, else ``sort`` and ``order`` (REST's parameters), else best match."""
+    query = parse_query(text, QUALIFIERS)
+    query.refusal()
+    scoped = in_scope(world, query)
+    _refuse_unknown_people(world, query.qualifiers(*_PEOPLE))
+    fields = _fields(query.qualifiers("in"))
+
+    def word(term: Term) -> Check[Item]:
+        return lambda item: text_has(_text(item, fields), term.value)
+
+    check = query.compile(lambda term: _check(world, term), word)
+    items: list[Item] = [*world.issues, *world.pull_requests] if scoped else []
+    found = [item for item in items if check(item)]
+    _best_match(found, query.words())
+    chosen = query.sort([*SORTS, "relevance"])
+    key, descending = chosen or (sort, order != "asc")
+    if key in SORTS:
+        found.sort(key=SORTS[key], reverse=descending)
+    query.account("issues")
+    return found

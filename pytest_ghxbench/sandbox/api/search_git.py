@@ -1,20 +1,24 @@
 """Code and commit search over the world's git repository, in GitHub's query syntax (parsed by
-:func:`~.search.parse_query`), as the REST API's ``/search/code`` and ``/search/commits``
-search: only the default branch.
+:func:`~.search_syntax.parse_query`), as the REST API's ``/search/code`` and
+``/search/commits`` search: only the default branch.
 
 Code: every term must be in a file's text (with ``in:path``, or in its path), as a whole word
 or run of words (GitHub's code search ignores punctuation: ``snapshot_writer`` holds
 ``snapshot`` and ``writer``); qualifiers ``repo:``, ``user:``/``org:``, ``path:`` (a directory
 and what is below it, ``/`` for the root, or a glob), ``filename:``, ``extension:``,
-``language:``, ``size:`` (bytes), ``in:file``/``in:path``. Files over 384 KB and binary files
-are not searched.
+``language:``, ``size:`` (bytes), ``fork:`` (the repository is no fork), ``in:file``/
+``in:path``. Files over 384 KB and binary files are not searched. Best match: the most matches
+first.
 
 Commits: terms in the message; ``repo:``, ``user:``/``org:``, ``author:``/``committer:``
 (logins), ``author-name:``, ``committer-name:``, ``author-email:``, ``committer-email:``,
 ``author-date:``/``committer-date:`` (ranges), ``merge:true|false``, ``hash:``, ``parent:``,
-``tree:`` (full or abbreviated shas), ``is:public|private``.
+``tree:`` (full or abbreviated shas), ``is:public|private`` and ``sort:author-date`` or
+``sort:committer-date`` (``-asc``/``-desc``). Best match: the newest first.
 
-Any other qualifier matches nothing, as on GitHub; a negated one (``-path:tests``) excludes.
+A negated qualifier (``-path:tests``) excludes; ``AND``/``OR``/``NOT`` combine terms. A
+qualifier GitHub does not have is free text; one it has that the sandbox does not evaluate
+(``sort:`` in code search) is recorded as an ``unevaluated_parameter`` gap.
 """
 
 from __future__ import annotations
@@ -24,20 +28,39 @@ import re
 from dataclasses import dataclass
 
 from pytest_ghxbench.sandbox.api.linguist import language_of
-from pytest_ghxbench.sandbox.api.search import in_range, parse_query
+from pytest_ghxbench.sandbox.api.search_syntax import (
+    PASS,
+    Check,
+    Pass,
+    Query,
+    SearchRefused,
+    Term,
+    in_range,
+    in_scope,
+    parse_query,
+)
 from pytest_ghxbench.sandbox.code import commit_login
 from pytest_ghxbench.sandbox.git import CommitInfo, TreeEntry
 from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["CodeHit", "NoTerms", "search_code", "search_commits"]
+__all__ = ["CODE_QUALIFIERS", "COMMIT_QUALIFIERS", "CodeHit", "search_code", "search_commits"]
 
 MAX_SEARCHED = 384 * 1024
 _WORD = re.compile(r"[A-Za-z0-9]+")
 Span = tuple[int, int]
-
-
-class NoTerms(ValueError):
-    """A code search with qualifiers only: GitHub wants at least one search term."""
+_SCOPES = ("repo", "user", "org", "owner")
+CODE_QUALIFIERS = frozenset(
+    {*_SCOPES, "is", "path", "filename", "extension", "language", "size", "in", "fork", "sort"}
+)
+"""Every qualifier of GitHub's (REST) code search; any other is free text."""
+COMMIT_QUALIFIERS = frozenset(
+    {*_SCOPES, "is", "author", "committer", "author-name", "committer-name", "author-email",
+     "committer-email", "author-date", "committer-date", "merge", "hash", "parent", "tree",
+     "sort"}
+)  # fmt: skip
+"""Every qualifier of GitHub's commit search; any other is free text."""
+COMMIT_SORTS = ("author-date", "committer-date")
+NO_TERMS = "The search must contain at least one search term."
 
 
 @dataclass(frozen=True)
@@ -73,18 +96,9 @@ def find(text: str, terms: list[list[str]]) -> list[Span] | None:
     return sorted(spans)
 
 
-def _scope(world: World, name: str, value: str) -> bool | None:
-    """``repo:``, ``user:``/``org:``/``owner:`` and ``is:``, which every kind shares; None for
-    another qualifier."""
-    repo = world.repository
-    folded = value.casefold()
-    if name == "repo":
-        return folded == repo.full_name.casefold()
-    if name in ("user", "org", "owner"):
-        return folded == repo.owner.casefold()
-    if name == "is":
-        return folded == ("private" if repo.is_private else "public")
-    return None
+def _visibility(world: World, value: str) -> bool:
+    """``is:public`` or ``is:private``, of the world's repository."""
+    return value.casefold() == ("private" if world.repository.is_private else "public")
 
 
 def _path_holds(path: str, value: str) -> bool:
@@ -97,12 +111,29 @@ def _path_holds(path: str, value: str) -> bool:
     return folder == value or folder.startswith(f"{value}/") or path == value
 
 
+class _File:
+    """A file of the default branch, its text read when a term asks for it."""
+
+    def __init__(self, world: World, entry: TreeEntry) -> None:
+        self.world = world
+        self.entry = entry
+        self._text: str | None = None
+        self.binary = False
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            data = self.world.git.blob(self.entry.sha) or b""
+            self.binary = b"\0" in data
+            self._text = "" if self.binary else data.decode("utf-8", "replace")
+        return self._text
+
+
 def _file_qualifier(world: World, entry: TreeEntry, name: str, value: str) -> bool:
-    scoped = _scope(world, name, value)
-    if scoped is not None:
-        return scoped
     file_name = entry.name.lower()
     folded = value.lower()
+    if name == "is":
+        return _visibility(world, value)
     if name == "path":
         return _path_holds(entry.path, value)
     if name == "filename":
@@ -115,50 +146,79 @@ def _file_qualifier(world: World, entry: TreeEntry, name: str, value: str) -> bo
         return (language_of(entry.path) or "").lower() == folded
     if name == "size":
         return in_range(value, entry.size or 0)
-    return name in ("in", "fork", "sort")
+    return folded != "only"  # fork: the repository is no fork
 
 
-def search_code(world: World, query: str) -> list[CodeHit]:
-    """Files of the default branch that ``query`` finds, the most matches first."""
-    qualifiers, words = parse_query(query)
-    terms = _terms(words)
-    where = {v.lower() for neg, n, v in qualifiers if n == "in" and not neg} or {"file"}
-    if not terms and not any(n in ("filename", "extension", "path") for _, n, _ in qualifiers):
-        raise NoTerms(query)
+def _file_check(world: World, term: Term) -> Check[_File] | Pass | None:
+    name, value = term.name, term.value
+    if name in _SCOPES or name == "in":
+        return PASS  # the scope and where the terms are: evaluated apart
+    if name == "sort":
+        return None  # code search has one order, best match
+    return lambda file: _file_qualifier(world, file.entry, name, value)
+
+
+def _phrase(term: Term) -> list[list[str]]:
+    return _terms([term.value])
+
+
+def _where(query: Query) -> set[str]:
+    ins = query.qualifiers("in")
+    for term in ins:
+        term.evaluated = True
+    return {t.value.lower() for t in ins if not t.negated} or {"file"}
+
+
+def search_code(world: World, text: str) -> list[CodeHit]:
+    """Files of the default branch that the query ``text`` finds, the most matches first."""
+    query = parse_query(text, CODE_QUALIFIERS)
+    query.refusal()
+    words = [w for w in query.words() if _phrase(w)]
+    named = query.qualifiers("filename", "extension", "path")
+    if not words and not named:
+        raise SearchRefused(NO_TERMS)
+    scoped = in_scope(world, query)
+    where = _where(query)
+
+    def holds(file: _File, phrase: list[list[str]]) -> bool:
+        return not phrase or (
+            ("file" in where and find(file.text, phrase) is not None)
+            or ("path" in where and find(file.entry.path, phrase) is not None)
+        )
+
+    def word(term: Term) -> Check[_File]:
+        return lambda file: holds(file, _phrase(term))
+
+    check = query.compile(lambda term: _file_check(world, term), word)
     git = world.git
     head = git.resolve(git.default_branch)
     hits: list[CodeHit] = []
-    for entry in (git.tree(head, recursive=True) if head else None) or []:
+    for entry in (git.tree(head, recursive=True) if head and scoped else None) or []:
         if entry.type != "blob" or entry.mode == "120000" or (entry.size or 0) > MAX_SEARCHED:
             continue
-        if not all(
-            _file_qualifier(world, entry, name, value) != negated
-            for negated, name, value in qualifiers
-        ):
+        file = _File(world, entry)
+        if not check(file):
             continue
-        data = git.blob(entry.sha) or b""
-        if b"\0" in data:
+        text = file.text  # read now if no term needed it
+        if file.binary:
             continue
-        text = data.decode("utf-8", "replace")
-        in_text: list[Span] = []
-        in_path: list[Span] = []
-        for term in terms:
-            here = find(text, [term]) if "file" in where else None
-            there = find(entry.path, [term]) if "path" in where else None
-            if here is None and there is None:
-                break
-            in_text += here or []
-            in_path += there or []
-        else:
-            hits.append(CodeHit(entry, text, sorted(in_text), sorted(in_path)))
+        phrases = [p for w in words if not w.negated for p in _phrase(w)]
+        in_text = _spans(text, phrases) if "file" in where else []
+        in_path = _spans(entry.path, phrases) if "path" in where else []
+        hits.append(CodeHit(entry, text, in_text, in_path))
     hits.sort(key=lambda h: (-(len(h.in_text) + len(h.in_path)), h.entry.path))
+    query.account("code")
     return hits
 
 
+def _spans(text: str, phrases: list[list[str]]) -> list[Span]:
+    """Where each of ``phrases`` that ``text`` holds occurs in it."""
+    return sorted(span for p in phrases for span in find(text, [p]) or [])
+
+
 def _commit_qualifier(world: World, commit: CommitInfo, name: str, value: str) -> bool:
-    scoped = _scope(world, name, value)
-    if scoped is not None:
-        return scoped
+    if name == "is":
+        return _visibility(world, value)
     folded = value.casefold()
     people = {"author": commit.author, "committer": commit.committer}
     kind, _, field = name.partition("-")
@@ -176,24 +236,35 @@ def _commit_qualifier(world: World, commit: CommitInfo, name: str, value: str) -
         return len(folded) >= 7 and commit.sha.startswith(folded)
     if name == "parent":
         return len(folded) >= 7 and any(p.startswith(folded) for p in commit.parents)
-    if name == "tree":
-        return len(folded) >= 7 and commit.tree.startswith(folded)
-    return name == "sort"
+    return len(folded) >= 7 and commit.tree.startswith(folded)  # tree:
 
 
-def search_commits(world: World, query: str) -> list[CommitInfo]:
-    """Commits of the default branch that ``query`` finds, newest first."""
-    qualifiers, words = parse_query(query)
-    terms = _terms(words)
+def _commit_check(world: World, term: Term) -> Check[CommitInfo] | Pass:
+    name, value = term.name, term.value
+    if name in _SCOPES or name == "sort":
+        return PASS  # the scope and the order: evaluated apart
+    return lambda commit: _commit_qualifier(world, commit, name, value)
+
+
+def search_commits(
+    world: World, text: str, sort: str | None = None, order: str | None = None
+) -> list[CommitInfo]:
+    """Commits of the default branch that the query ``text`` finds: by its ``sort:``, else by
+    ``sort`` and ``order`` (REST's parameters), else the newest first."""
+    query = parse_query(text, COMMIT_QUALIFIERS)
+    query.refusal()
+    scoped = in_scope(world, query)
+
+    def word(term: Term) -> Check[CommitInfo]:
+        return lambda commit: find(commit.message, _phrase(term)) is not None
+
+    check = query.compile(lambda term: _commit_check(world, term), word)
     git = world.git
     head = git.resolve(git.default_branch)
-    found = []
-    for commit in git.log(head) if head else []:
-        if not all(
-            _commit_qualifier(world, commit, name, value) != negated
-            for negated, name, value in qualifiers
-        ):
-            continue
-        if find(commit.message, terms) is not None:
-            found.append(commit)
+    found = [c for c in (git.log(head) if head and scoped else []) if check(c)]
+    key, descending = query.sort(COMMIT_SORTS) or (sort, order != "asc")
+    if key in COMMIT_SORTS:
+        who = str(key).removesuffix("-date")
+        found.sort(key=lambda c: str(getattr(c, who).date), reverse=descending)
+    query.account("commits")
     return found

@@ -1,20 +1,21 @@
 """GitHub's repository search (REST ``GET /search/repositories``, GraphQL ``search(type:
-REPOSITORY)``) over the world's one repository.
+REPOSITORY)``) over the world's one repository: :func:`repository_found`.
 
-Evaluated, each negatable with ``-``: ``repo:``, ``user:``/``org:``/``owner:``, ``in:`` (name,
-description, topics, readme: where the free words are looked for; without it name, description
-and topics), ``topic:``, ``topics:N``, ``language:`` (the top language of the default branch by
-linguist's count, as ``GET /languages`` shows it; the seed's when the repository has no code),
-``license:`` (its key, ``mit``), ``stars:``, ``forks:``, ``followers:`` (watchers),
-``good-first-issues:``/``help-wanted-issues:`` (open issues with that label), ``created:``/
-``pushed:`` ranges, ``is:``/``archived:``/``mirror:``/``template:``/``fork:`` (public, private,
-internal, archived; the repository is no mirror, template or fork), ``has:funding-file`` and
-``sort:`` (matches everything: the caller orders). Numbers and dates take the ranges of issue
-search (``>100``, ``10..50``, ``>=2026-01-01``).
+Evaluated, each negatable with ``-`` and combined with ``AND``/``OR``/``NOT``: ``repo:``,
+``user:``/``org:``/``owner:``, ``in:`` (name, description, topics, readme: where the free words
+are looked for; without it name, description and topics), ``topic:``, ``topics:N``,
+``language:`` (the top language of the default branch by linguist's count, as ``GET
+/languages`` shows it; the seed's when the repository has no code), ``license:`` (its key,
+``mit``), ``stars:``, ``forks:``, ``followers:`` (watchers), ``good-first-issues:``/
+``help-wanted-issues:`` (open issues with that label), ``created:``/``pushed:`` ranges,
+``is:``/``archived:``/``mirror:``/``template:``/``fork:`` (public, private, internal, archived;
+the repository is no mirror, template or fork), ``has:funding-file`` and ``sort:`` (stars,
+forks, help-wanted-issues, updated: one repository is in every order). Numbers and dates take
+the ranges of issue search (``>100``, ``10..50``, ``>=2026-01-01``).
 
-A qualifier GitHub has that the sandbox does not evaluate (:data:`UNEVALUATED`: the repository's
-size and sponsors, custom properties) matches nothing and is recorded as an ``unsupported`` gap;
-one GitHub does not have matches nothing, as on GitHub.
+Not evaluated, matching nothing and recorded as ``unevaluated_parameter`` gaps: ``size:`` (the
+world does not know the repository's size), ``is:sponsorable`` and custom properties
+(``props.team:storage``). A qualifier GitHub does not have is free text, as on GitHub.
 """
 
 from __future__ import annotations
@@ -22,18 +23,30 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pytest_ghxbench.sandbox.api.linguist import primary_language
-from pytest_ghxbench.sandbox.api.search_syntax import in_range, parse_query
-from pytest_ghxbench.sandbox.gaps import record_unsupported
+from pytest_ghxbench.sandbox.api.search_syntax import (
+    PASS,
+    Check,
+    Pass,
+    Term,
+    in_range,
+    in_scope,
+    normalized,
+    parse_query,
+    text_has,
+)
 from pytest_ghxbench.sandbox.state import World
 
-__all__ = ["UNEVALUATED", "repository_matches"]
+__all__ = ["QUALIFIERS", "SORTS", "repository_found"]
 
-UNEVALUATED = frozenset({"size", "is:sponsorable"})
-"""Qualifiers of GitHub's repository search the sandbox does not evaluate (``props.*``, custom
-properties, too)."""
+QUALIFIERS = frozenset(
+    {"repo", "user", "org", "owner", "in", "size", "followers", "forks", "stars", "created",
+     "pushed", "language", "topic", "topics", "license", "is", "mirror", "template",
+     "archived", "good-first-issues", "help-wanted-issues", "has", "fork", "sort"}
+)  # fmt: skip
+"""Every qualifier of GitHub's repository search but custom properties (``props.<name>``)."""
+SORTS = ("stars", "forks", "help-wanted-issues", "updated", "relevance")
 _FIELDS = ("name", "description", "topics", "readme")
 _README = ("readme", "readme.md", "readme.markdown", "readme.rst", "readme.txt")
-_FLAGS = ("mirror", "template", "fork")
 
 
 def _readme(world: World) -> str:
@@ -95,10 +108,6 @@ def _qualifier(world: World, name: str, value: str) -> bool:
     repo = world.repository
     folded = value.casefold()
     checks: dict[str, Callable[[], bool]] = {
-        "repo": lambda: folded == repo.full_name.casefold(),
-        "user": lambda: folded == repo.owner.casefold(),
-        "org": lambda: folded == repo.owner.casefold(),
-        "owner": lambda: folded == repo.owner.casefold(),
         "topic": lambda: folded in {t.casefold() for t in repo.topics},
         "topics": lambda: in_range(value, len(repo.topics)),
         "language": lambda: _language(primary_language(world) or "") == _language(value),
@@ -112,38 +121,45 @@ def _qualifier(world: World, name: str, value: str) -> bool:
         "pushed": lambda: in_range(value, repo.pushed_at),
         "archived": lambda: folded == str(repo.is_archived).lower(),
         "has": lambda: folded == "funding-file" and _has_funding_file(world),
-        "sort": lambda: True,
+        "is": lambda: bool(_is(world, folded)),
     }
     check = checks.get(name)
     if check is not None:
         return check()
-    if name == "is":
-        state = _is(world, folded)
-        if state is None and f"is:{folded}" in UNEVALUATED:
-            record_unsupported(f"repository search qualifier is:{folded}")
-        return bool(state)
-    if name in _FLAGS:  # the repository is no mirror, template or fork
-        return folded == "false" or (name == "fork" and folded == "true")
-    if name in UNEVALUATED:
-        record_unsupported(f"repository search qualifier {name}:")
-    return False
+    # the repository is no mirror, template or fork
+    return folded == "false" or (name == "fork" and folded == "true")
 
 
-def repository_matches(world: World, query: str) -> bool:
-    """Whether the world's repository is found by the repository search ``query``."""
-    qualifiers, words = parse_query(query)
-    if any(word.casefold().startswith(("props.", "-props.")) for word in words):
-        record_unsupported("repository search qualifier props.")
-        return False
-    fields: set[str] = set()
-    for negated, name, value in qualifiers:
-        if name == "in":
-            fields.update(part.strip().lower() for part in value.split(","))
-            continue
-        if _qualifier(world, name, value) == negated:
-            return False
+def _check(world: World, term: Term) -> Check[World] | Pass | None:
+    name, value = term.name, term.value
+    if name in ("in", "sort", "repo", "user", "org", "owner"):
+        return PASS  # where the words are, the order and the scope: evaluated apart
+    sponsorable = name == "is" and value.lower() == "sponsorable"
+    if name == "size" or name.startswith("props.") or sponsorable:
+        return None
+    return lambda found: _qualifier(found, name, value)
+
+
+def _known(name: str) -> bool:
+    return name in QUALIFIERS or name.startswith("props.")
+
+
+def repository_found(world: World, text: str) -> bool:
+    """Whether the world's repository is found by the repository search ``text``."""
+    query = parse_query(text, _known)
+    query.refusal()
+    scoped = in_scope(world, query)
+    ins = query.qualifiers("in")
+    fields = {part.strip().lower() for t in ins for part in t.value.split(",")}
+    for term in ins:
+        term.evaluated = True
     chosen = [f for f in _FIELDS if f in fields] if fields else ["name", "description", "topics"]
-    if fields and not chosen:
-        return False
-    haystack = "\n".join(_text(world, field) for field in chosen).casefold()
-    return all(word.casefold() in haystack for word in words)
+    haystack = normalized("\n".join(_text(world, field) for field in chosen))
+
+    def word(term: Term) -> Check[World]:
+        return lambda found: bool(chosen) and text_has(haystack, term.value)
+
+    check = query.compile(lambda term: _check(world, term), word)
+    query.sort(SORTS)
+    query.account("repositories")
+    return scoped and check(world)

@@ -62,7 +62,7 @@ def found(world: World, kind: str, q: str, **params: str) -> list[Any]:
             {"src/tinykv/compaction.py", "tests/test_compaction.py", "benchmarks/compaction.py"},
         ),
         (f"filename:conftest.py {REPO}", {"tests/conftest.py"}),
-        ("WriteAheadLog repo:someone/else", set()),
+        ("WriteAheadLog -repo:acme-labs/tinykv", set()),
     ],
 )
 def test_code_search_qualifiers(world: World, q: str, paths: set[str]) -> None:

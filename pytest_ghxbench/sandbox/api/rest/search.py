@@ -1,81 +1,92 @@
 """``GET /search/issues``: issues and pull requests by GitHub's search qualifiers (see
-:mod:`pytest_ghxbench.sandbox.api.search` for the syntax), ordered by ``sort:``
-(``created-desc``...) or the ``sort``/``order`` parameters.
+:mod:`pytest_ghxbench.sandbox.api.search` for the syntax and the orders), ordered by ``sort:``
+or the ``sort``/``order`` parameters, else best match.
 
 ``GET /search/repositories``: the world's repository, by GitHub's repository qualifiers
 (:mod:`pytest_ghxbench.sandbox.api.search_repos`). ``GET /search/users``: its users and
 organizations (:mod:`pytest_ghxbench.sandbox.api.search_users`), paged like the others.
+
+A query GitHub refuses (none given, too long, too many operators, a ``repo:`` that does not
+exist...) is answered with GitHub's 422 (:func:`searching`). The ``search_type`` parameter
+(semantic or hybrid issue search) is not evaluated: the router records it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.rest.issues import sort_items
-from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.rest.render_core import full_repository, user_json
 from pytest_ghxbench.sandbox.api.rest.render_issues import issue_json
-from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, paged, route
-from pytest_ghxbench.sandbox.api.search import Item, matches, parse_query
-from pytest_ghxbench.sandbox.api.search_repos import repository_matches
+from pytest_ghxbench.sandbox.api.rest.router import Ctx, paged, route
+from pytest_ghxbench.sandbox.api.search import found_items
+from pytest_ghxbench.sandbox.api.search_repos import repository_found
+from pytest_ghxbench.sandbox.api.search_syntax import SearchRefused
 from pytest_ghxbench.sandbox.api.search_users import found_users
+from pytest_ghxbench.sandbox.api.types import ApiResponse
 
-__all__: list[str] = []
+__all__ = ["searching"]
+
+DOCS = "https://docs.github.com/v3/search/"
+"""Where GitHub's refusals of a search point."""
 
 
-def _query(ctx: Ctx) -> str:
+def _refused(ctx: Ctx, error: dict[str, str]) -> ApiResponse:
+    # a refusal answers the same whatever the other parameters say: none is left unevaluated
+    for name in ctx.request.query:
+        ctx.param(name)
+    return ApiResponse.error(422, "Validation Failed", errors=[error], documentation_url=DOCS)
+
+
+def searching(ctx: Ctx, answer: Callable[[str], Any]) -> Any:
+    """``answer`` to the request's ``q``, or GitHub's 422 for a query it refuses."""
     query = (ctx.param("q") or "").strip()
     if not query:
-        raise RestError(
-            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}]
-        )
-    return query
-
-
-def _order(ctx: Ctx, query: str) -> tuple[str | None, str]:
-    qualifiers, _ = parse_query(query)
-    sort = next((v for neg, n, v in qualifiers if n == "sort" and not neg), None)
-    if sort:
-        key, _, direction = sort.partition("-")
-        return key, direction or "desc"
-    return ctx.param("sort"), ctx.param("order") or "desc"
+        return _refused(ctx, {"resource": "Search", "field": "q", "code": "missing"})
+    try:
+        return answer(query)
+    except SearchRefused as refused:
+        error = {"message": refused.message, "resource": "Search", "field": "q"}
+        return _refused(ctx, {**error, "code": "invalid"})
 
 
 @route("GET", "/search/issues")
 def _search_issues(ctx: Ctx) -> Any:
-    query = _query(ctx)
-    world = ctx.world
-    items: list[Item] = [*world.issues, *world.pull_requests]
-    found = [i for i in items if matches(world, i, query)]
-    sort, direction = _order(ctx, query)
-    if sort in ("created", "updated", "comments"):
-        sort_items(found, sort, direction)
-    else:
-        found.sort(key=lambda i: i.number, reverse=True)
-    links = Links(world, ctx.urls)
-    page = paged(ctx, found)
-    return {
-        "total_count": len(found),
-        "incomplete_results": False,
-        "search_type": "lexical",
-        "items": [{**issue_json(links, i), "score": 1.0} for i in page],
-    }
+    def answer(query: str) -> Any:
+        ctx.param("advanced_search")  # GitHub has one issue search syntax now, the advanced
+        found = found_items(ctx.world, query, ctx.param("sort"), ctx.param("order"))
+        links = ctx.links
+        return {
+            "total_count": len(found),
+            "incomplete_results": False,
+            "search_type": "lexical",
+            "items": [{**issue_json(links, i), "score": 1.0} for i in paged(ctx, found)],
+        }
+
+    return searching(ctx, answer)
 
 
 @route("GET", "/search/repositories")
 def _search_repositories(ctx: Ctx) -> Any:
     """The world's one repository when the query finds it (:mod:`..search_repos`)."""
-    found = repository_matches(ctx.world, _query(ctx))
-    items = [{**full_repository(ctx.links), "score": 1.0}] if found else []
-    return {"total_count": len(items), "incomplete_results": False, "items": paged(ctx, items)}
+
+    def answer(query: str) -> Any:
+        found = repository_found(ctx.world, query)
+        ctx.param("sort"), ctx.param("order")  # one repository is in every order
+        items = [{**full_repository(ctx.links), "score": 1.0}] if found else []
+        return {"total_count": len(items), "incomplete_results": False, "items": paged(ctx, items)}
+
+    return searching(ctx, answer)
 
 
 @route("GET", "/search/users")
 def _search_users(ctx: Ctx) -> Any:
     """The world's users and organizations the query finds (:mod:`..search_users`)."""
-    query = _query(ctx)
-    sort, order = ctx.param("sort"), ctx.param("order") or "desc"
-    logins = found_users(ctx.world, query, sort, order)
-    links = ctx.links
-    items = [{**(user_json(links, login) or {}), "score": 1.0} for login in paged(ctx, logins)]
-    return {"total_count": len(logins), "incomplete_results": False, "items": items}
+
+    def answer(query: str) -> Any:
+        logins = found_users(ctx.world, query, ctx.param("sort"), ctx.param("order"))
+        links = ctx.links
+        items = [{**(user_json(links, name) or {}), "score": 1.0} for name in paged(ctx, logins)]
+        return {"total_count": len(logins), "incomplete_results": False, "items": items}
+
+    return searching(ctx, answer)

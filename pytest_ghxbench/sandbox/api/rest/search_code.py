@@ -1,7 +1,12 @@
 """``GET /search/code`` and ``GET /search/commits`` over the world's git repository (see
 :mod:`pytest_ghxbench.sandbox.api.search_git` for what a query finds). With the text-match
 media type (``application/vnd.github.text-match+json``, which ``gh search code`` sends), code
-results carry ``text_matches``: the lines around each match, with where the terms are."""
+results carry ``text_matches``: the lines around each match, with where the terms are.
+
+Code search's ``sort`` (``indexed``: when GitHub indexed a file, which the world does not know)
+and ``order`` are not evaluated: the router records them. Commit search orders by ``sort``
+(``author-date``, ``committer-date``) and ``order``, else newest first. A query GitHub refuses
+is answered with its 422 (:func:`~.search.searching`)."""
 
 from __future__ import annotations
 
@@ -12,8 +17,9 @@ from urllib.parse import quote
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.rest.render_core import minimal_repository, user_json
 from pytest_ghxbench.sandbox.api.rest.render_git import commit_node_id, person_json
-from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, paged, route
-from pytest_ghxbench.sandbox.api.search_git import CodeHit, NoTerms, search_code, search_commits
+from pytest_ghxbench.sandbox.api.rest.router import Ctx, paged, route
+from pytest_ghxbench.sandbox.api.rest.search import searching
+from pytest_ghxbench.sandbox.api.search_git import CodeHit, search_code, search_commits
 from pytest_ghxbench.sandbox.code import commit_login
 from pytest_ghxbench.sandbox.git import CommitInfo
 
@@ -21,15 +27,6 @@ __all__: list[str] = []
 
 _FRAGMENTS = 3
 """At most this many text matches per file."""
-
-
-def _query(ctx: Ctx) -> str:
-    query = (ctx.param("q") or "").strip()
-    if not query:
-        raise RestError(
-            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}]
-        )
-    return query
 
 
 def _fragments(url: str, hit: CodeHit) -> list[dict[str, Any]]:
@@ -93,31 +90,19 @@ def _code_item(links: Links, head: str, hit: CodeHit, text_matches: bool) -> dic
 
 @route("GET", "/search/code")
 def _search_code(ctx: Ctx) -> Any:
-    query = _query(ctx)
-    try:
+    def answer(query: str) -> Any:
         hits = search_code(ctx.world, query)
-    except NoTerms:
-        raise RestError(
-            422,
-            "Validation Failed",
-            [
-                {
-                    "message": "The search must contain at least one search term.",
-                    "resource": "Search",
-                    "field": "q",
-                    "code": "invalid",
-                }
-            ],
-        ) from None
-    git = ctx.world.git
-    head = git.resolve(git.default_branch) or ""
-    wanted = "text-match" in ctx.accept
-    links = ctx.links
-    return {
-        "total_count": len(hits),
-        "incomplete_results": False,
-        "items": [_code_item(links, head, hit, wanted) for hit in paged(ctx, hits)],
-    }
+        git = ctx.world.git
+        head = git.resolve(git.default_branch) or ""
+        wanted = "text-match" in ctx.accept
+        links = ctx.links
+        return {
+            "total_count": len(hits),
+            "incomplete_results": False,
+            "items": [_code_item(links, head, hit, wanted) for hit in paged(ctx, hits)],
+        }
+
+    return searching(ctx, answer)
 
 
 def _commit_item(links: Links, commit: CommitInfo) -> dict[str, Any]:
@@ -151,16 +136,15 @@ def _commit_item(links: Links, commit: CommitInfo) -> dict[str, Any]:
 
 @route("GET", "/search/commits")
 def _search_commits(ctx: Ctx) -> Any:
-    """Commits by ``q``; ``sort`` ``author-date`` or ``committer-date`` (``order``, default
-    ``desc``), else best match (here: newest first)."""
-    found = search_commits(ctx.world, _query(ctx))
-    sort = ctx.param("sort")
-    if sort in ("author-date", "committer-date"):
-        who = sort.removesuffix("-date")
-        found.sort(key=lambda c: getattr(c, who).date, reverse=ctx.param("order") != "asc")
-    links = ctx.links
-    return {
-        "total_count": len(found),
-        "incomplete_results": False,
-        "items": [_commit_item(links, c) for c in paged(ctx, found)],
-    }
+    """Commits by ``q``, ordered by its ``sort:`` or by ``sort`` and ``order``."""
+
+    def answer(query: str) -> Any:
+        found = search_commits(ctx.world, query, ctx.param("sort"), ctx.param("order"))
+        links = ctx.links
+        return {
+            "total_count": len(found),
+            "incomplete_results": False,
+            "items": [_commit_item(links, c) for c in paged(ctx, found)],
+        }
+
+    return searching(ctx, answer)
