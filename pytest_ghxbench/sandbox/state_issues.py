@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from pytest_ghxbench.sandbox.state_base import StateModel
 
@@ -98,11 +98,23 @@ class ReviewThread(StateModel):
     path: str
     line: int | None = None
     start_line: int | None = None
+    """The first line of a multi-line thread (``line`` is its last)."""
     diff_side: Literal["LEFT", "RIGHT"] = "RIGHT"
+    start_side: Literal["LEFT", "RIGHT"] | None = None
+    """The side of ``start_line``; ``None``: that of ``line`` (``diff_side``)."""
     is_resolved: bool = False
     is_outdated: bool = False
     resolved_by: str | None = None
     comments: list[ReviewComment] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_unset_start_side(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # a thread without a start side dumps as it did before the field existed: stored
+        # worlds and the digests taken of them stay the same
+        data = handler(self)
+        if isinstance(data, dict) and data.get("start_side") is None:
+            data.pop("start_side", None)
+        return data
 
 
 class PullRequest(StateModel):

@@ -340,6 +340,15 @@ _PR = {"pullNumber": "=prNumber"}
 _ISSUE = {"issue_number": "=issueNumber"}
 _JOB_LOGS = {"job_id": "=jobId", "return_content": True}
 
+
+def _cancel(input: Mapping[str, Any], world: World) -> McpPlan:
+    """GitHub refuses to cancel a finished run (409): an agent that looks first only reads it."""
+    run = world.workflow_run(int(input["runId"]))
+    done = run is not None and run.status == "completed"
+    tool = "get_workflow_run" if done else "cancel_workflow_run"
+    yield tool, {**_repo(input, world), **_args(input, _RUN)}
+
+
 _PLANS: Mapping[str, Planner] = {
     "issue.assignees.update": _issue_call("update_issue", assignees="=assignees"),
     "issue.close": _issue_call("update_issue", state="closed"),
@@ -389,7 +398,7 @@ _PLANS: Mapping[str, Planner] = {
     "workflow_job.logs.analyze": _plain("get_job_logs", **_JOB_LOGS),
     "workflow_job.logs.get": _plain("get_job_logs", **_JOB_LOGS),
     "workflow_run.artifacts.list": _plain("list_workflow_run_artifacts", **_RUN, perPage="=first"),
-    "workflow_run.cancel": _plain("cancel_workflow_run", **_RUN),
+    "workflow_run.cancel": _cancel,
     "workflow_run.get": _plain("get_workflow_run", **_RUN),
     "workflow_run.jobs.list": _plain("list_workflow_jobs", **_RUN, perPage="=first"),
     "workflow_run.rerun_all": _plain("rerun_workflow_run", **_RUN),

@@ -220,6 +220,16 @@ def _runs_list(i: Mapping[str, Any], w: World) -> list[Argv]:
     return [argv]
 
 
+def _cancel(i: Mapping[str, Any], w: World) -> list[Argv]:
+    """GitHub refuses to cancel a finished run (409): an agent that looks first only reads it."""
+    run = w.workflow_run(int(i["runId"]))
+    if run is not None and run.status == "completed":
+        return [
+            ["run", "view", str(i["runId"]), "--json", "databaseId,status,conclusion", *_repo(i)]
+        ]
+    return [["run", "cancel", str(i["runId"]), *_repo(i)]]
+
+
 _PORCELAIN_PLANS: Mapping[str, Plan] = {
     "repo.view": lambda i, w: [["repo", "view", f"{i['owner']}/{i['name']}"]],
     "repo.labels.list": lambda i, w: [["label", "list", *_repo(i), *_limit(i)]],
@@ -276,7 +286,7 @@ _PORCELAIN_PLANS: Mapping[str, Plan] = {
     "workflow_run.jobs.list": lambda i, w: [
         ["run", "view", str(i["runId"]), "--json", "jobs", *_repo(i)]
     ],
-    "workflow_run.cancel": lambda i, w: [["run", "cancel", str(i["runId"]), *_repo(i)]],
+    "workflow_run.cancel": _cancel,
     "workflow_run.rerun_all": lambda i, w: [["run", "rerun", str(i["runId"]), *_repo(i)]],
     "workflow_run.rerun_failed": lambda i, w: [
         ["run", "rerun", str(i["runId"]), "--failed", *_repo(i)]

@@ -5,6 +5,9 @@ that git's ``receive-pack`` runs before it moves any ref.
 - an update or deletion of a protected branch (GH006); the protected refs come from the world,
   in :data:`PROTECTED_ENV`, set by the server for each push.
 
+After a push, a ``post-receive`` hook prints GitHub's hint for each new branch: the page that
+opens a pull request from it, on the host the client pushed to (:data:`REPO_URL_ENV`).
+
 Git itself refuses the rest as GitHub does: deleting the default branch
 (``receive.denyDeleteCurrent``), updating ``refs/pull/*`` (hidden refs), a non-fast-forward
 push without ``--force`` (the client does). The hooks directory is one per process, and the
@@ -20,10 +23,19 @@ from pathlib import Path
 
 from pytest_ghxbench.sandbox.git.repo import scratch_root
 
-__all__ = ["PROTECTED_ENV", "hooks_dir", "server_config"]
+__all__ = [
+    "DEFAULT_BRANCH_ENV",
+    "PROTECTED_ENV",
+    "REPO_URL_ENV",
+    "hooks_dir",
+    "server_config",
+]
 
 PROTECTED_ENV = "GHXBENCH_PROTECTED_REFS"
 """Space-separated full names of the protected branches (``refs/heads/main``)."""
+REPO_URL_ENV = "GHXBENCH_REPO_URL"
+"""The repository's page on the host the client pushed to (``https://github.com/o/r``)."""
+DEFAULT_BRANCH_ENV = "GHXBENCH_DEFAULT_BRANCH"
 
 # awk prints GitHub's lines for the new blobs over 50 MB and fails when one is over 100 MB.
 _PRE_RECEIVE = r"""#!/bin/sh
@@ -73,6 +85,22 @@ EOF
 exit $status
 """.replace("$PROTECTED", "$" + PROTECTED_ENV)
 
+# GitHub's hint after a push that creates a branch other than the default one; receive-pack
+# relays a hook's stderr to the client as ``remote:`` lines.
+_POST_RECEIVE = r"""#!/bin/sh
+# GitHub's hint for a new branch (pytest-ghxbench sandbox).
+zero=0000000000000000000000000000000000000000
+while read -r old new ref; do
+  branch=${ref#refs/heads/}
+  if [ "$branch" != "$ref" ] && [ "$old" = "$zero" ] && [ "$new" != "$zero" ] &&
+     [ "$branch" != "$DEFAULT" ] && [ -n "$URL" ]; then
+    printf '\nCreate a pull request for '"'"'%s'"'"' on GitHub by visiting:\n' "$branch" >&2
+    printf '     %s/pull/new/%s\n\n' "$URL" "$branch" >&2
+  fi
+done
+exit 0
+""".replace("$DEFAULT", "$" + DEFAULT_BRANCH_ENV).replace("$URL", "$" + REPO_URL_ENV)
+
 _SERVER_CONFIG = (
     ("receive.denyDeleteCurrent", "true"),
     ("receive.hideRefs", "refs/pull"),
@@ -91,9 +119,10 @@ def hooks_dir() -> Path:
         if _dir is None:
             made = scratch_root() / "hooks"
             made.mkdir(exist_ok=True)
-            hook = made / "pre-receive"
-            hook.write_text(_PRE_RECEIVE, encoding="utf-8")
-            hook.chmod(0o755)
+            for name, script in (("pre-receive", _PRE_RECEIVE), ("post-receive", _POST_RECEIVE)):
+                hook = made / name
+                hook.write_text(script, encoding="utf-8")
+                hook.chmod(0o755)
             _dir = made
         return _dir
 

@@ -9,7 +9,7 @@ What the sandbox adds is what GitHub adds around git:
   one the answer is 401 ``Basic realm="GitHub"``, so git asks its credential helper: the
   token is what says which item's world is meant. A wrong token gets GitHub's 401 message;
   a repository the world does not have gets GitHub's 404 (``Repository not found.``);
-- GitHub's refusals of a push (:mod:`.hooks`);
+- GitHub's refusals of a push, and its hint for a new branch (:mod:`.hooks`);
 - a push moves branches in the world: pull requests on them follow
   (:func:`~pytest_ghxbench.sandbox.api.rest.git.refs_changed`).
 
@@ -30,11 +30,17 @@ from dataclasses import dataclass
 from io import BufferedReader
 from pathlib import Path
 from typing import IO, Protocol, cast
+from urllib.parse import urlsplit
 
 from pytest_ghxbench.sandbox.api.registry import Slot, WorldRegistry
 from pytest_ghxbench.sandbox.api.streams import RequestBody
 from pytest_ghxbench.sandbox.api.types import ApiResponse
-from pytest_ghxbench.sandbox.git.hooks import PROTECTED_ENV, server_config
+from pytest_ghxbench.sandbox.git.hooks import (
+    DEFAULT_BRANCH_ENV,
+    PROTECTED_ENV,
+    REPO_URL_ENV,
+    server_config,
+)
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = ["GIT_USER", "GitRequest", "Reply", "http_backend", "serve"]
@@ -181,6 +187,7 @@ def http_backend() -> str:
 
 def _cgi_env(world: World, repo: Path, service: str, request: GitRequest) -> dict[str, str]:
     headers = request.headers
+    where = urlsplit(request.url)
     protected = " ".join(f"refs/heads/{b}" for b in world.repository.protected_branches)
     env = {
         "PATH": os.environ.get("PATH", os.defpath),
@@ -198,6 +205,8 @@ def _cgi_env(world: World, repo: Path, service: str, request: GitRequest) -> dic
         "REMOTE_USER": world.viewer,
         "REMOTE_ADDR": "127.0.0.1",
         PROTECTED_ENV: protected,
+        REPO_URL_ENV: f"{where.scheme}://{where.netloc}/{world.repository.full_name}",
+        DEFAULT_BRANCH_ENV: world.repository.default_branch,
         **server_config(),
     }
     if request.body.length is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.ghx.capabilities.pr_checks import CHECK_BUCKETS
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
 from pytest_ghxbench.sandbox.operations.run_progress import finish_job, replay_plan, start_attempt
 from pytest_ghxbench.sandbox.state import CheckRun, Job, WorkflowRun, World
@@ -88,19 +89,19 @@ def check_bucket(check: CheckRun) -> str:
 @operation("workflow_run.cancel")
 def cancel_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
-    cancelled = run.status != "completed"
-    if cancelled:
-        now = world.tick()
-        for job in latest_jobs(world, run.id):
-            if job.status != "completed":
-                finish_job(world, job, "cancelled", now)
-        run.status, run.conclusion, run.updated_at = "completed", "cancelled", now
-        run.progresses = False
+    if run.status == "completed":
+        raise GitHubError(409, "Cannot cancel a workflow run that is completed.")
+    now = world.tick()
+    for job in latest_jobs(world, run.id):
+        if job.status != "completed":
+            finish_job(world, job, "cancelled", now)
+    run.status, run.conclusion, run.updated_at = "completed", "cancelled", now
+    run.progresses = False
     return {
         "runId": run.id,
         "status": run.status,
         "conclusion": run.conclusion,
-        "cancelled": cancelled,
+        "cancelled": True,
     }
 
 
@@ -114,13 +115,11 @@ def rerun(
     job ``job_id``. Each re-run job will conclude as the job it re-runs did
     (:mod:`.run_progress`); the others keep their results.
 
-    Returns the new (queued) jobs. Raises ``CONFLICT`` if the run has not completed, or if only
-    failed jobs are asked for and none failed.
+    Returns the new (queued) jobs. GitHub's ``403`` if the run has not completed;
+    ``CONFLICT`` if only failed jobs are asked for and none failed.
     """
     if run.status != "completed":
-        raise CapabilityError(
-            "CONFLICT", f"workflow run {run.id} is {run.status}; only a completed run can re-run"
-        )
+        raise GitHubError(403, "This workflow is already running")
     jobs = latest_jobs(world, run.id)
     if failed_only:
         jobs = [j for j in jobs if j.conclusion in _FAILED]

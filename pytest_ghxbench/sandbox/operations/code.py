@@ -18,11 +18,25 @@ from pytest_ghxbench.sandbox.operations.prs import find_pull, open_pull, pull_ur
 from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
 
-__all__ = ["LINE_NOT_IN_DIFF", "PATH_NOT_IN_DIFF", "comment_on_line"]
+__all__ = [
+    "LINE_NOT_IN_DIFF",
+    "PATH_NOT_IN_DIFF",
+    "START_AFTER_LINE",
+    "START_NOT_IN_HUNK",
+    "comment_on_line",
+]
 
 PATH_NOT_IN_DIFF = "pull_request_review_thread.path is invalid"
 LINE_NOT_IN_DIFF = "pull_request_review_thread.line must be part of the diff"
-"""GitHub's 422 messages for a comment on a file or a line the pull request does not change."""
+START_AFTER_LINE = "pull_request_review_thread.start_line must precede the end line."
+START_NOT_IN_HUNK = (
+    "pull_request_review_thread.start_line must be part of the same hunk as the line."
+)
+"""GitHub's 422 messages for a comment on a file or lines the pull request does not change."""
+
+
+def _header(hunk: str) -> str:
+    return hunk.split("\n", 1)[0]
 
 
 def _branch_name(value: Any) -> str:
@@ -105,17 +119,33 @@ def pr_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
 
 
 def comment_on_line(
-    world: World, pull: PullRequest, path: str, line: int, side: str, body: str
+    world: World,
+    pull: PullRequest,
+    path: str,
+    line: int,
+    side: str,
+    body: str,
+    *,
+    start_line: int | None = None,
+    start_side: str | None = None,
 ) -> ReviewComment:
     """A comment on ``line`` of ``path`` in the pull request's diff (``side`` RIGHT: the new
-    version, LEFT: the old), as a review of its own that starts a thread, as GitHub makes one.
-    ``VALIDATION`` (GitHub's 422 messages) for a file or line the diff does not show."""
+    version, LEFT: the old), from ``start_line`` (on ``start_side``, default ``side``) for a
+    multi-line one, as a review of its own that starts a thread, as GitHub makes one.
+    ``VALIDATION`` (GitHub's 422 messages) for a file or lines the diff does not show."""
     change = next((f for f in pull_files(world, pull) if f.path == path), None)
     if change is None or change.patch is None:
         raise CapabilityError("VALIDATION", PATH_NOT_IN_DIFF)
     hunks = commentable_lines(change.patch, side)
     if line not in hunks:
         raise CapabilityError("VALIDATION", LINE_NOT_IN_DIFF)
+    first_side = "LEFT" if (start_side or side) == "LEFT" else "RIGHT"
+    if start_line is not None:
+        starts = commentable_lines(change.patch, first_side)
+        if start_line >= line:
+            raise CapabilityError("VALIDATION", START_AFTER_LINE)
+        if start_line not in starts or _header(starts[start_line]) != _header(hunks[line]):
+            raise CapabilityError("VALIDATION", START_NOT_IN_HUNK)
     now, review_id, note_id = world.tick(), world.next_id(), world.next_id()
     pull.reviews.append(
         Review(
@@ -143,7 +173,9 @@ def comment_on_line(
             node_id=world.node("PRRT", pull.number, note_id),
             path=path,
             line=line,
+            start_line=start_line,
             diff_side="LEFT" if side == "LEFT" else "RIGHT",
+            start_side=first_side if start_line is not None else None,
             comments=[note],
         )
     )

@@ -11,9 +11,10 @@ from pytest_ghxbench.sandbox.operations.issues import (
     issue_summary,
     known_labels,
     milestone_ref,
+    require_milestone,
     touch,
 )
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
+from pytest_ghxbench.sandbox.operations.registry import operation
 from pytest_ghxbench.sandbox.state import Issue, World
 
 __all__: list[str] = []
@@ -46,10 +47,7 @@ def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any
 def issue_milestone_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     number = input["milestoneNumber"]
-    if number is not None and world.milestone(number) is None:
-        raise CapabilityError(
-            "NOT_FOUND", f"milestone {number} not found in {world.repository.full_name}"
-        )
+    require_milestone(world, number)
     with history.tracked(world, issue):
         issue.milestone = number
         touch(world, issue)

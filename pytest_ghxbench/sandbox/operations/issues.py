@@ -8,13 +8,14 @@ from typing import Any
 
 from pytest_ghxbench.ghx.registry import input_schema
 from pytest_ghxbench.sandbox import history
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
     operation,
     require_collaborators,
     require_repo,
 )
-from pytest_ghxbench.sandbox.state import Issue, World
+from pytest_ghxbench.sandbox.state import Issue, Label, World
 
 __all__ = [
     "NODE_ID",
@@ -25,7 +26,9 @@ __all__ = [
     "issue_summary",
     "issue_url",
     "known_labels",
+    "labels_made",
     "milestone_ref",
+    "require_milestone",
     "touch",
 ]
 
@@ -122,17 +125,34 @@ def touch(world: World, issue: Issue) -> None:
 # ---------------------------------------------------------------- writes
 
 
+def labels_made(world: World, names: list[str]) -> list[str]:
+    """The labels' canonical names; a name no label has becomes a new label (GitHub's
+    default color, no description), as GitHub does for the labels of a new issue."""
+    for name in names:
+        if world.label(name) is None:
+            world.labels.append(Label(name=name, node_id=world.node("LA", name)))
+    return known_labels(world, names)
+
+
+def require_milestone(world: World, number: int | None) -> None:
+    """GitHub's 422 for an issue's milestone number that no milestone has."""
+    if number is not None and world.milestone(number) is None:
+        raise GitHubError.validation("Issue", "milestone", "invalid", value=number)
+
+
 @operation("issue.create")
 def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
-    labels = known_labels(world, input.get("labels", []))
+    for login in input.get("assignees", []):
+        if login not in world.collaborators:
+            raise GitHubError.validation("Issue", "assignees", "invalid", value=login)
     assignees = assignable(world, input.get("assignees", []))
     milestone = input.get("milestoneNumber")
-    if milestone is not None and world.milestone(milestone) is None:
-        raise CapabilityError("NOT_FOUND", f"milestone {milestone} not found")
+    require_milestone(world, milestone)
     kind = input.get("issueType")
     if kind is not None and kind.casefold() not in {t.name.casefold() for t in world.issue_types}:
         raise CapabilityError("NOT_FOUND", f"issue type '{kind}' not found")
+    labels = labels_made(world, input.get("labels", []))
     number = world.next_issue_number()
     now = world.tick()
     issue = Issue(

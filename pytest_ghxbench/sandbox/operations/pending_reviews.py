@@ -92,6 +92,10 @@ class ThreadSpot:
     start_side: str | None = None
 
 
+def _side(side: str | None) -> Literal["LEFT", "RIGHT"]:
+    return "LEFT" if side == "LEFT" else "RIGHT"
+
+
 def _hunk_header(hunk: str) -> str:
     return hunk.split("\n", 1)[0]
 
@@ -150,7 +154,8 @@ def add_thread(
         path=spot.path,
         line=spot.line,
         start_line=spot.start_line,
-        diff_side="LEFT" if spot.side == "LEFT" else "RIGHT",
+        diff_side=_side(spot.side),
+        start_side=_side(spot.start_side) if spot.start_line is not None else None,
         comments=[note],
     )
     pull.review_threads.append(thread)

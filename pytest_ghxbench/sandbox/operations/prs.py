@@ -15,6 +15,7 @@ from pytest_ghxbench.sandbox.code import (
     pull_commits,
     sync_pulls,
 )
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.operations.actions import check_bucket, latest_checks
 from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
@@ -31,6 +32,7 @@ __all__ = [
     "merge_state",
     "open_pull",
     "pull_url",
+    "require_mergeable",
     "require_open",
     "review_decision",
     "touch",
@@ -99,6 +101,30 @@ def merge_state(world: World, pull: PullRequest) -> MergeStateStatus:
     if _base_protected(world, pull) and (unsettled or review_decision(world, pull) != "APPROVED"):
         return "BLOCKED"
     return "UNSTABLE" if unsettled else "CLEAN"
+
+
+NOT_MERGEABLE = "Pull Request is not mergeable"
+
+
+def require_mergeable(world: World, pull: PullRequest) -> None:
+    """GitHub's ``405`` (its words on REST and GraphQL alike) unless ``pull`` can be merged
+    now: open, not a draft, without conflicts, and on a protected base approved with its
+    checks passed."""
+    if pull.state != "OPEN" or pull.mergeable == "CONFLICTING":
+        raise GitHubError(405, NOT_MERGEABLE)
+    if pull.is_draft:
+        raise GitHubError(405, "Pull Request is still a draft")
+    if not _base_protected(world, pull):
+        return
+    if review_decision(world, pull) != "APPROVED":
+        raise GitHubError(
+            405, "At least 1 approving review is required by reviewers with write access."
+        )
+    for check in latest_checks(world, pull.head_sha):
+        bucket = check_bucket(check)
+        if bucket in ("fail", "cancel", "pending"):
+            state = "expected" if bucket == "pending" else "failing"
+            raise GitHubError(405, f'Required status check "{check.name}" is {state}.')
 
 
 def touch(world: World, pull: PullRequest) -> None:
@@ -247,9 +273,7 @@ def _merge_commits(world: World, pull: PullRequest, input: dict[str, Any], now: 
         raise CapabilityError("CONFLICT", f"base branch {pull.base_ref} no longer exists")
     merger, committer = person(world, world.viewer, now), github_committer(now)
     method = input["method"]
-    conflict = CapabilityError(
-        "CONFLICT", f"pull request #{pull.number} is not mergeable: the merge has conflicts"
-    )
+    conflict = GitHubError(405, NOT_MERGEABLE)
     if method == "rebase":
         tip = base
         for commit in pull_commits(world, pull):
@@ -277,16 +301,7 @@ def _merge_commits(world: World, pull: PullRequest, input: dict[str, Any], now: 
 @operation("pr.merge.execute")
 def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
-    require_open(pull, "merge")
-    refusal = {
-        "DRAFT": "it is still a draft",
-        "DIRTY": "the merge commit cannot be cleanly created",
-        "BLOCKED": "the base branch policy prohibits the merge",
-    }.get(merge_state(world, pull))
-    if refusal:
-        raise CapabilityError(
-            "CONFLICT", f"pull request #{pull.number} is not mergeable: {refusal}"
-        )
+    require_mergeable(world, pull)
     now = world.tick()
     repo = world.repository
     base_before = branch_sha(world, pull.base_ref)

@@ -6,6 +6,7 @@ import hashlib
 import re
 from typing import Any
 
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
     operation,
@@ -56,14 +57,10 @@ def _edit_text(release: Release, input: dict[str, Any]) -> None:
 
 
 def _tag_is_free(world: World, tag: str, release: Release | None = None) -> None:
-    taken = next(
-        (r for r in world.releases if r.tag_name == tag and not r.draft and r is not release),
-        None,
-    )
-    if taken is not None:
-        raise CapabilityError(
-            "CONFLICT", f"tag_name already_exists: release {taken.id} is published with tag {tag}"
-        )
+    """GitHub's 422 when a published release (other than ``release``) has ``tag``; drafts
+    hold no tag."""
+    if any(r.tag_name == tag and not r.draft and r is not release for r in world.releases):
+        raise GitHubError.validation("Release", "tag_name", "already_exists")
 
 
 def _target(world: World, commitish: str) -> str:
@@ -72,11 +69,7 @@ def _target(world: World, commitish: str) -> str:
         return commitish
     if _SHA.match(commitish) and git.commit(commitish) is not None:
         return commitish
-    raise CapabilityError(
-        "VALIDATION",
-        f"input.targetCommitish: {commitish!r} is neither a branch of "
-        f"{world.repository.full_name} nor the 40-character sha of one of its commits",
-    )
+    raise GitHubError.validation("Release", "target_commitish", "invalid")
 
 
 def create_release_tag(world: World, release: Release) -> None:

@@ -4,8 +4,12 @@ lookup of a workflow by id, file name or name.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import yaml
+
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.operations.registry import (
     CapabilityError,
     operation,
@@ -27,30 +31,65 @@ def find_workflow(world: World, key: int | str) -> Workflow:
     return flow
 
 
+def _dispatch_spec(world: World, flow: Workflow, head: str) -> tuple[bool, dict[str, Any]]:
+    """Whether ``flow`` can be dispatched at commit ``head`` and its inputs there (name: spec),
+    read from its file at that commit as GitHub does; the world's record of the workflow when
+    the commit has no readable file."""
+    text = world.git.read(head, flow.path)
+    try:
+        document = yaml.safe_load(text.decode("utf-8", "replace")) if text is not None else None
+    except yaml.YAMLError:
+        document = None
+    if not isinstance(document, dict):
+        return flow.dispatchable, {name: {} for name in flow.dispatch_inputs}
+    # YAML 1.1 reads a bare ``on`` key as the boolean true
+    triggers = document.get("on", document.get(True))
+    if isinstance(triggers, str):
+        return triggers == "workflow_dispatch", {}
+    if isinstance(triggers, list):
+        return "workflow_dispatch" in triggers, {}
+    if not isinstance(triggers, dict) or "workflow_dispatch" not in triggers:
+        return False, {}
+    spec = triggers["workflow_dispatch"]
+    inputs = spec.get("inputs") if isinstance(spec, dict) else None
+    if not isinstance(inputs, dict):
+        return True, {}
+    return True, {str(k): v if isinstance(v, dict) else {} for k, v in inputs.items()}
+
+
+def _head(world: World, ref: str) -> tuple[str, str]:
+    """The branch or tag ``ref`` names (``main``, ``refs/heads/main``, ``v1.0``,
+    ``refs/tags/v1.0``) and its commit; GitHub's 422 when it names none."""
+    git = world.git
+    full_names = [ref] if ref.startswith("refs/") else [f"refs/heads/{ref}", f"refs/tags/{ref}"]
+    for full in full_names:
+        found = git.ref(full) if full.startswith(("refs/heads/", "refs/tags/")) else None
+        sha = git.peel(found) if found is not None else None
+        if sha is not None:
+            return full.split("/", 2)[2], sha
+    raise GitHubError(422, f"No ref found for: {ref}")
+
+
+def _check_inputs(given: dict[str, Any], declared: dict[str, Any]) -> None:
+    unexpected = sorted(set(given) - set(declared))
+    if unexpected:
+        raise GitHubError(422, f"Unexpected inputs provided: {json.dumps(unexpected)}")
+    for name, spec in declared.items():
+        if spec.get("required") is True and name not in given and spec.get("default") is None:
+            raise GitHubError(422, f"Required input '{name}' not provided")
+
+
 @operation("workflow_dispatch.run")
 def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     flow = find_workflow(world, input["workflowId"])
     if flow.state != "active":
-        raise CapabilityError(
-            "CONFLICT", f"Cannot trigger a 'workflow_dispatch' on a disabled workflow ({flow.path})"
-        )
-    if not flow.dispatchable:
-        raise CapabilityError(
-            "CONFLICT", f"Workflow does not have 'workflow_dispatch' trigger ({flow.path})"
-        )
-    ref = input["ref"].removeprefix("refs/heads/")
-    head = world.git.ref(f"refs/heads/{ref}")
-    if head is None:
-        raise CapabilityError("NOT_FOUND", f"No ref found for: {input['ref']}")
-    unexpected = sorted(set(input.get("inputs") or {}) - set(flow.dispatch_inputs))
-    if unexpected:
-        declared = ", ".join(flow.dispatch_inputs) or "none"
-        raise CapabilityError(
-            "VALIDATION",
-            f"input.inputs: unexpected inputs provided: {unexpected} ({flow.path} declares: "
-            f"{declared})",
-        )
+        raise GitHubError(422, "Cannot trigger a 'workflow_dispatch' on a disabled workflow")
+    ref, head = _head(world, input["ref"])
+    dispatchable, declared = _dispatch_spec(world, flow, head)
+    if not dispatchable:
+        raise GitHubError(422, "Workflow does not have 'workflow_dispatch' trigger")
+    _check_inputs(dict(input.get("inputs") or {}), declared)
     now = world.tick()
     numbers = [r.run_number for r in world.workflow_runs if r.workflow_id == flow.id]
     run = WorkflowRun(

@@ -74,7 +74,9 @@ def test_known_fakes_and_unevaluated_qualifiers_are_gaps(item: SandboxSession) -
     client = item.client()
     teams = client.graphql('{organization(login:"acme-labs"){teams(first:5){totalCount}}}')
     assert teams["organization"]["teams"]["totalCount"] == 0
-    found = client.rest("GET", "/search/issues", params={"q": "repo:acme-labs/tinykv status:success"})
+    found = client.rest(
+        "GET", "/search/issues", params={"q": "repo:acme-labs/tinykv status:success"}
+    )
     assert found["total_count"] == 0
     discussions = client.graphql(
         '{search(query:"tinykv",type:DISCUSSION,first:5){nodes{__typename}}}'

@@ -72,13 +72,7 @@ def _dispatch(ctx: Ctx) -> Any:
         "ref": str(ref),
         "inputs": dict(ctx.body.get("inputs") or {}),
     }
-    try:
-        dispatched = call(ctx, "workflow_dispatch.run", payload)
-    except RestError as exc:
-        # GitHub answers a disabled workflow or one without the trigger with 422, not 409.
-        if exc.status == 409:
-            raise RestError(422, exc.message) from None
-        raise
+    dispatched = call(ctx, "workflow_dispatch.run", payload)
     if ctx.body.get("return_run_details") is not True:
         return None
     # GitHub's answer since February 2026 when the run details are asked for

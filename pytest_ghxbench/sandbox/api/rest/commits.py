@@ -1,5 +1,6 @@
-"""REST routes for history: listing commits, one commit with its files, and comparing two
-commits (``base...head``), all read from the world's git repository."""
+"""REST routes for history: listing commits, one commit with its files and its pull
+requests, and comparing two commits (``base...head``), all read from the world's git
+repository."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from pytest_ghxbench.sandbox.api.rest.render_git import commit_json, file_json
+from pytest_ghxbench.sandbox.api.rest.render_pulls import pull_json
 from pytest_ghxbench.sandbox.api.rest.router import Ctx, RestError, paged, route
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.git import CommitInfo
 from pytest_ghxbench.sandbox.git.commands import format_patch
 from pytest_ghxbench.sandbox.git.diff import changed_files, compare, diff_text
+from pytest_ghxbench.sandbox.operations.merged_pulls import pulls_with_commit
 
 __all__: list[str] = []
 
@@ -51,6 +54,18 @@ def _list(ctx: Ctx) -> Any:
     commits = [c for c in git.log(head, path=path or None) if _matches(c, ctx)]
     links = ctx.links
     return [commit_json(links, c) for c in paged(ctx, commits)]
+
+
+@route("GET", _REPO + "/commits/{commit_sha}/pulls")
+def _pulls(ctx: Ctx) -> Any:
+    """The pull requests of a commit (or of a branch's tip), before ``/commits/{ref}`` takes
+    the path as a ref."""
+    if not ctx.world.git.branches():
+        raise RestError(409, "Git Repository is empty.")
+    sha = _commit_or_error(ctx, ctx.args["commit_sha"])
+    links = ctx.links
+    found = pulls_with_commit(ctx.world, sha)
+    return [pull_json(links, p, full=False) for p in paged(ctx, found)]
 
 
 @route("GET", _REPO + "/commits/{ref}")

@@ -87,9 +87,14 @@ def _comment_on_a_line(ctx: Ctx) -> Any:
     shown = any(f.path == path and f.patch is not None for f in pull_files(world, pull))
     if body.get("line") is None and shown:
         raise missing_field("PullRequestReviewComment", "line")
+    start = body.get("start_line")
     try:
         line = int(body.get("line") or 0)
-        note = comment_on_line(world, pull, path, line, side, str(body["body"]))
+        note = comment_on_line(
+            world, pull, path, line, side, str(body["body"]),
+            start_line=int(start) if start is not None else None,
+            start_side=str(body.get("start_side") or side),
+        )  # fmt: skip
     except CapabilityError as exc:
         field = exc.message.split(" ", 1)[0]
         raise _invalid("PullRequestReviewComment", field, exc.message) from None

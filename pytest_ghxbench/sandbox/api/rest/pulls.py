@@ -32,6 +32,7 @@ from pytest_ghxbench.sandbox.operations.pending_reviews import (
     visible_reviews,
     visible_threads,
 )
+from pytest_ghxbench.sandbox.operations.prs import require_mergeable
 from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread, World
 
 __all__: list[str] = []
@@ -221,8 +222,7 @@ def _is_merged(ctx: Ctx) -> Any:
 @route("PUT", _PULL + "/merge")
 def _merge(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    if pull.state != "OPEN":
-        raise RestError(405, "Pull Request is not mergeable")
+    require_mergeable(ctx.world, pull)  # before the head sha: a merged one is not mergeable
     method = str(ctx.body.get("merge_method") or "merge")
     if method not in ("merge", "squash", "rebase"):
         message = f"merge_method {method!r} is not valid"

@@ -20,6 +20,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.gaps import record_unsupported
+from pytest_ghxbench.sandbox.operations.merged_pulls import release_notes
 from pytest_ghxbench.sandbox.placeholders import placeholder_bytes
 from pytest_ghxbench.sandbox.state import Release, ReleaseAsset
 
@@ -134,6 +135,21 @@ def _create(ctx: Ctx) -> Any:
             ctx, "release.publish_draft", {**repo_input(ctx), "releaseId": created["id"]}
         )
     return release_json(ctx.links, or_not_found(ctx.world.release(created["id"])))
+
+
+@route("POST", "/repos/{owner}/{repo}/releases/generate-notes", status=200)
+def _generate_notes(ctx: Ctx) -> Any:
+    body = ctx.body
+    if not body.get("tag_name"):
+        raise missing_field("Release", "tag_name")
+    target, previous = body.get("target_commitish"), body.get("previous_tag_name")
+    return release_notes(
+        ctx.world,
+        ctx.links.web(""),
+        str(body["tag_name"]),
+        str(target) if target else None,
+        str(previous) if previous else None,
+    )
 
 
 @route("PATCH", "/repos/{owner}/{repo}/releases/{release_id}")

@@ -170,7 +170,8 @@ def review_comment_json(links: Links, pull: PullRequest, note: ReviewComment) ->
     }
     if note.in_reply_to is not None:
         data["in_reply_to_id"] = note.in_reply_to
-    if thread is not None and thread.start_line is not None:
-        data.update(start_line=thread.start_line, original_start_line=thread.start_line)
-        data["start_side"] = thread.diff_side
+    start = thread.start_line if thread is not None else None
+    data.update(start_line=start, original_start_line=start, start_side=None)
+    if thread is not None and start is not None:
+        data["start_side"] = thread.start_side or thread.diff_side
     return data

@@ -36,6 +36,7 @@ from pytest_ghxbench.sandbox.api.rest.description import (
 from pytest_ghxbench.sandbox.api.rest.links import Links
 from pytest_ghxbench.sandbox.api.rest.validation import body_problem
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.gaps import SANDBOX_FAULT, UNSERVED_ROUTE, record
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
@@ -364,6 +365,8 @@ def dispatch(router: RestRouter, world: World, request: ApiRequest) -> tuple[Ctx
             continue
         except RestError:
             raise
+        except GitHubError as refusal:
+            raise RestError(refusal.status, refusal.message, refusal.errors) from None
         except Exception as exc:
             # the sandbox's own bug, never the client's: a 500 and a gap, not a 4xx that
             # would pass for GitHub's refusal

@@ -26,6 +26,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.types import (
     user_node,
 )
 from pytest_ghxbench.sandbox.api.limits import graphql_problem
+from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.state import Issue, PullRequest
 
 __all__ = [
@@ -47,7 +48,10 @@ _TYPES = {"NOT_FOUND": "NOT_FOUND", "VALIDATION": "UNPROCESSABLE", "CONFLICT": "
 
 
 def call_capability(ctx: C, task: str, payload: Mapping[str, Any]) -> Any:
-    envelope = ctx.run(task, payload)
+    try:
+        envelope = ctx.run(task, payload)
+    except GitHubError as exc:
+        raise GraphQLError(exc.graphql_message, type=exc.graphql_type) from None
     if not envelope["ok"]:
         error = envelope["error"] or {}
         message = capability_message(error)
