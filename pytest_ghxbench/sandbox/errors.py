@@ -1,22 +1,18 @@
-"""Refusals the world's operations make in GitHub's own words.
+"""Refusals the world's operations make, in GitHub's own words.
 
-A :class:`~pytest_ghxbench.ghx.registry.CapabilityError` carries a capability's error code,
-which each API face turns into a status of its choosing. Some rules GitHub enforces answer
-with a status or a body no code gives (``405 Pull Request is still a draft``, a ``422`` whose
-``errors`` name the resource and field): an operation raises :class:`GitHubError` for those, so
-the rule and its answer are decided once, and the REST face answers ``status`` with
-``message`` and ``errors`` while the GraphQL face answers an error of :attr:`graphql_type` with
-:attr:`graphql_message`.
-
-It is not a ``CapabilityError``: it passes through
-:func:`~pytest_ghxbench.sandbox.operations.registry.perform` to the face that called it.
+An operation refuses by raising :class:`GitHubError`, so the rule and its answer are decided
+once: the REST face answers ``status`` with ``message`` and ``errors``, the GraphQL face an
+error of :attr:`~GitHubError.graphql_type` with :attr:`~GitHubError.graphql_message`. Rules
+GitHub words in plain text use its three common shapes: :class:`NotFound` (REST ``404 Not
+Found``, a GraphQL ``NOT_FOUND`` error with the text), :class:`Unprocessable` (``422 Validation
+Failed`` listing the text, ``UNPROCESSABLE``) and :class:`Conflict` (``409`` with the text).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["GitHubError"]
+__all__ = ["Conflict", "GitHubError", "NotFound", "Refused", "Unprocessable"]
 
 _GRAPHQL_TYPES = {403: "FORBIDDEN", 404: "NOT_FOUND"}
 _CODES = {
@@ -74,3 +70,29 @@ def _describe(error: dict[str, Any]) -> str:
     where = f"{error.get('resource', '')}.{error.get('field', '')}"
     code = str(error.get("code", "invalid"))
     return f"{where} {_CODES.get(code, code)}"
+
+
+class Refused(GitHubError):
+    """A refusal GitHub words in plain text: :attr:`detail`."""
+
+    def __init__(self, detail: str, status: int, message: str, errors: Any = None) -> None:
+        super().__init__(status, message, errors, graphql=detail)
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+class NotFound(Refused):
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, 404, "Not Found")
+
+
+class Unprocessable(Refused):
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, 422, "Validation Failed", [{"message": detail, "code": "invalid"}])
+
+
+class Conflict(Refused):
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, 409, detail)

@@ -117,13 +117,13 @@ def test_event_ids_do_not_move_the_ids_of_what_agents_create() -> None:
 def test_a_deleted_issue_leaves_no_history_for_the_number_after_it() -> None:
     world = fresh_world(DEFAULT_SEED)
     repo = {"owner": "acme-labs", "name": "tinykv"}
-    made = perform(world, "issue.create", {**repo, "title": "t", "labels": ["bug"], "body": "#3"})
+    made = perform(world, "createIssue", {**repo, "title": "t", "labels": ["bug"], "body": "#3"})
     number = made["data"]["number"]
     assert [e.event for e in events_of(world, number)] == ["labeled"]
     assert events_of(world, 3)[-1].source == number
-    perform(world, "issue.delete", {"issueId": made["data"]["id"]})
+    perform(world, "deleteIssue", {"issueId": made["data"]["id"]})
     assert events_of(world, number) == [] and events_of(world, 3)[-1].source != number
-    again = perform(world, "issue.create", {**repo, "title": "u"})
+    again = perform(world, "createIssue", {**repo, "title": "u"})
     assert again["data"]["number"] == number and events_of(world, number) == []
 
 

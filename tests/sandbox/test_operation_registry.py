@@ -1,39 +1,51 @@
-"""The world operations' table: a clash is refused, a module imported anew is not a clash."""
+"""The world's operations: each named as GitHub names it (a mutation of its GraphQL schema or an
+operationId of its REST description), one handler per name, and none needs ghx."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from typing import Any
+import re
+from pathlib import Path
 
 import pytest
 
+from pytest_ghxbench.sandbox.api.rest.description import github_operations, operation
 from pytest_ghxbench.sandbox.operations import registry
+
+SCHEMA = Path(registry.__file__).parents[1] / "api/graphql/schema.graphql"
+
+
+def _mutations() -> set[str]:
+    text = SCHEMA.read_text(encoding="utf-8")
+    body = text[text.index("type Mutation {") :]
+    body = body[: body.index("\n}")]
+    return set(re.findall(r"^  (\w+)\(", body, flags=re.M))
+
+
+def _rest_ids() -> set[str]:
+    return {found.id for m, t in github_operations() if (found := operation(m, t)) is not None}
+
+
+def test_every_operation_is_named_as_github_names_it() -> None:
+    mutations, rest = _mutations(), _rest_ids()
+    names = registry.operations()
+    assert len(names) > 30
+    for name in names:
+        base = name.split("(", 1)[0]
+        assert all(part in mutations or part in rest for part in base.split("|")), name
+
+
+def test_a_name_that_is_not_githubs_would_be_caught() -> None:
+    mutations, rest = _mutations(), _rest_ids()
+    assert "issue.close" not in mutations | rest
+    assert "closeIssue" in mutations and "actions/cancel-workflow-run" in rest
 
 
 def test_a_second_handler_for_one_operation_is_refused() -> None:
-    def first(world: Any, input: dict[str, Any]) -> None: ...
-
-    def second(world: Any, input: dict[str, Any]) -> None: ...
-
-    registry.operation("test.clash")(first)
-    try:
-        with pytest.raises(ValueError, match=r"'test\.clash' is registered twice"):
-            registry.operation("test.clash")(second)
-    finally:
-        registry._OPERATIONS.pop("test.clash", None)
+    with pytest.raises(ValueError, match=r"'closeIssue' is registered twice"):
+        registry.build_table(["tests.sandbox.operations_fixture.clash"])
 
 
-def test_an_operations_module_imported_anew_registers_again() -> None:
-    """What a test run in process does: it drops the modules it imported, the table stays."""
-    registry.perform  # noqa: B018  (the table is loaded)
-    before = dict(registry._OPERATIONS)
-    registry._load()
-    module = sys.modules.pop("pytest_ghxbench.sandbox.operations.code")
-    try:
-        again = importlib.import_module("pytest_ghxbench.sandbox.operations.code")
-        assert again is not module
-        assert set(registry._OPERATIONS) >= set(before)
-        assert registry._OPERATIONS["repo.branch.create"].__module__ == again.__name__
-    finally:
-        sys.modules["pytest_ghxbench.sandbox.operations.code"] = module
+def test_reads_are_not_writes() -> None:
+    assert registry.mutates("closeIssue")
+    assert not registry.mutates("actions/download-job-logs-for-workflow-run")
+    assert not registry.mutates("no such operation")

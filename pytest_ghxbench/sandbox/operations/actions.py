@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.ghx.capabilities.pr_checks import CHECK_BUCKETS
-from pytest_ghxbench.sandbox.errors import GitHubError
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
+from pytest_ghxbench.sandbox.errors import Conflict, GitHubError, NotFound
+from pytest_ghxbench.sandbox.operations.registry import operation, require_repo
 from pytest_ghxbench.sandbox.operations.run_progress import finish_job, replay_plan, start_attempt
 from pytest_ghxbench.sandbox.state import CheckRun, Job, WorkflowRun, World
 
@@ -49,7 +48,7 @@ def find_run(world: World, run_id: int) -> WorkflowRun:
     """The run with this id, or a ``NOT_FOUND`` error."""
     run = world.workflow_run(run_id)
     if run is None:
-        raise CapabilityError("NOT_FOUND", f"workflow run {run_id} not found")
+        raise NotFound(f"workflow run {run_id} not found")
     return run
 
 
@@ -78,15 +77,29 @@ def latest_checks(world: World, head_sha: str) -> list[CheckRun]:
     return list(newest.values())
 
 
+_BUCKETS = {
+    "SUCCESS": "pass",
+    "NEUTRAL": "skipping",
+    "SKIPPED": "skipping",
+    "CANCELLED": "cancel",
+    "FAILURE": "fail",
+    "TIMED_OUT": "fail",
+    "ACTION_REQUIRED": "fail",
+    "STARTUP_FAILURE": "fail",
+    "ERROR": "fail",  # a commit status's state
+}
+
+
 def check_bucket(check: CheckRun) -> str:
-    """gh's grouping of a check: pass, fail, pending, skipping or cancel."""
-    return CHECK_BUCKETS.get((check.conclusion or "").upper(), "pending")
+    """How a check counts towards a pull request's rollup and mergeability, by its conclusion:
+    pass, fail, pending, skipping or cancel."""
+    return _BUCKETS.get((check.conclusion or "").upper(), "pending")
 
 
 # ---------------------------------------------------------------- runs
 
 
-@operation("workflow_run.cancel")
+@operation("actions/cancel-workflow-run")
 def cancel_run(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
     if run.status == "completed":
@@ -124,7 +137,7 @@ def rerun(
     if failed_only:
         jobs = [j for j in jobs if j.conclusion in _FAILED]
         if not jobs:
-            raise CapabilityError("CONFLICT", f"workflow run {run.id} has no failed jobs to re-run")
+            raise Conflict(f"workflow run {run.id} has no failed jobs to re-run")
     if job_id is not None:
         jobs = [j for j in jobs if j.id == job_id]
     for job in world.jobs:
@@ -135,14 +148,14 @@ def rerun(
     return start_attempt(world, run, replay_plan(jobs), now)
 
 
-@operation("workflow_run.rerun_all")
+@operation("actions/re-run-workflow")
 def rerun_all(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
     rerun(world, run, failed_only=False)
     return {"runId": run.id, "status": run.status, "runAttempt": run.run_attempt}
 
 
-@operation("workflow_run.rerun_failed")
+@operation("actions/re-run-workflow-failed-jobs")
 def rerun_failed(world: World, input: dict[str, Any]) -> dict[str, Any]:
     run = _run(world, input)
     rerun(world, run, failed_only=True)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_ghxbench.sandbox.code import branch_sha, person, pull_files, refs_changed
+from pytest_ghxbench.sandbox.errors import NotFound, Unprocessable
 from pytest_ghxbench.sandbox.git import GitError
 from pytest_ghxbench.sandbox.git.diff import commentable_lines
 from pytest_ghxbench.sandbox.operations.prs import find_pull, open_pull, pull_url
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation, require_repo
+from pytest_ghxbench.sandbox.operations.registry import operation, require_repo
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
 
 __all__ = [
@@ -43,42 +44,40 @@ def _branch_name(value: Any) -> str:
     return str(value).removeprefix("refs/heads/")
 
 
-@operation("repo.branch.create")
+@operation("createRef")
 def repo_branch_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     git = world.git
     source = str(input.get("from") or git.default_branch)
     tip = git.resolve(source)
     if tip is None:
-        raise CapabilityError("NOT_FOUND", f"No commit found for the ref {source}")
+        raise NotFound(f"No commit found for the ref {source}")
     name = _branch_name(input["branch"])
     if git.ref(f"refs/heads/{name}") is not None:
-        raise CapabilityError(
-            "VALIDATION", f"cannot create branch {name}: Reference already exists"
-        )
+        raise Unprocessable(f"cannot create branch {name}: Reference already exists")
     git.set_ref(f"refs/heads/{name}", tip)
     world.tick()
     refs_changed(world)
     return {"name": name, "oid": tip, "from": source}
 
 
-@operation("repo.file.put")
+@operation("repos/create-or-update-file-contents")
 def repo_file_put(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     git = world.git
     branch, path = _branch_name(input["branch"]), str(input["path"]).strip("/")
     tip = branch_sha(world, branch)
     if tip is None:
-        raise CapabilityError("NOT_FOUND", f"Branch {branch} not found")
+        raise NotFound(f"Branch {branch} not found")
     old = git.entry(tip, path)
     if old is not None and old.type == "tree":
-        raise CapabilityError("VALIDATION", f"{path} is a directory on {branch}, not a file")
+        raise Unprocessable(f"{path} is a directory on {branch}, not a file")
     now = world.tick()
     author = person(world, world.viewer, now)
     try:
         tree = git.write_tree(tip, {path: str(input["content"]).encode()})
     except GitError as exc:
-        raise CapabilityError("VALIDATION", str(exc)) from None
+        raise Unprocessable(str(exc)) from None
     sha = git.write_commit(tree, [tip], str(input["message"]), author)
     git.set_ref(f"refs/heads/{branch}", sha)
     refs_changed(world)
@@ -93,7 +92,7 @@ def repo_file_put(world: World, input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@operation("pr.create")
+@operation("createPullRequest")
 def pr_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     head = str(input["head"]).rpartition(":")[2]
@@ -135,17 +134,17 @@ def comment_on_line(
     ``VALIDATION`` (GitHub's 422 messages) for a file or lines the diff does not show."""
     change = next((f for f in pull_files(world, pull) if f.path == path), None)
     if change is None or change.patch is None:
-        raise CapabilityError("VALIDATION", PATH_NOT_IN_DIFF)
+        raise Unprocessable(PATH_NOT_IN_DIFF)
     hunks = commentable_lines(change.patch, side)
     if line not in hunks:
-        raise CapabilityError("VALIDATION", LINE_NOT_IN_DIFF)
+        raise Unprocessable(LINE_NOT_IN_DIFF)
     first_side = "LEFT" if (start_side or side) == "LEFT" else "RIGHT"
     if start_line is not None:
         starts = commentable_lines(change.patch, first_side)
         if start_line >= line:
-            raise CapabilityError("VALIDATION", START_AFTER_LINE)
+            raise Unprocessable(START_AFTER_LINE)
         if start_line not in starts or _header(starts[start_line]) != _header(hunks[line]):
-            raise CapabilityError("VALIDATION", START_NOT_IN_HUNK)
+            raise Unprocessable(START_NOT_IN_HUNK)
     now, review_id, note_id = world.tick(), world.next_id(), world.next_id()
     pull.reviews.append(
         Review(
@@ -183,7 +182,7 @@ def comment_on_line(
     return note
 
 
-@operation("pr.comment.create")
+@operation("addPullRequestReviewThread")
 def pr_comment_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     side = str(input.get("side") or "RIGHT")

@@ -28,12 +28,12 @@ def _set_labels(world: World, issue: Issue, names: list[str]) -> dict[str, Any]:
     return issue_summary(issue, labels=list(issue.labels), updated=True)
 
 
-@operation("issue.labels.update")
+@operation("updateIssue(labelIds:)")
 def issue_labels_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _set_labels(world, issue_by_id(world, input["issueId"]), input["labels"])
 
 
-@operation("issue.assignees.update")
+@operation("replaceActorsForAssignable")
 def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     assignees = assignable(world, input["assignees"])
@@ -43,7 +43,7 @@ def issue_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any
     return issue_summary(issue, assignees=list(issue.assignees), updated=True)
 
 
-@operation("issue.milestone.set")
+@operation("updateIssue(milestoneId:)")
 def issue_milestone_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     number = input["milestoneNumber"]

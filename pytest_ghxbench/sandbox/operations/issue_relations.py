@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_ghxbench.sandbox.errors import NotFound, Unprocessable
 from pytest_ghxbench.sandbox.operations.issues import (
     issue_by_id,
     touch,
 )
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
+from pytest_ghxbench.sandbox.operations.registry import operation
 from pytest_ghxbench.sandbox.state import Issue, World
 
 
@@ -25,13 +26,12 @@ def _descendants(world: World, number: int) -> set[int]:
     return found
 
 
-@operation("issue.parent.set")
+@operation("addSubIssue")
 def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     parent = issue_by_id(world, input["parentIssueId"], "parentIssueId")
     if parent.number == issue.number or parent.number in _descendants(world, issue.number):
-        raise CapabilityError(
-            "VALIDATION",
+        raise Unprocessable(
             f"#{parent.number} cannot be the parent of #{issue.number}: that would make a cycle",
         )
     issue.parent = parent.number
@@ -39,12 +39,12 @@ def issue_parent_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "updated": True}
 
 
-@operation("issue.parent.remove")
+@operation("removeSubIssue")
 def issue_parent_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     parent = world.issue(issue.parent) if issue.parent is not None else None
     if parent is None:
-        raise CapabilityError("NOT_FOUND", f"issue #{issue.number} has no parent issue")
+        raise NotFound(f"issue #{issue.number} has no parent issue")
     issue.parent = None
     touch(world, issue)
     return {"issueId": issue.node_id, "parentIssueId": parent.node_id, "removed": True}
@@ -55,24 +55,22 @@ def _issue_and_blocker(world: World, input: dict[str, Any]) -> tuple[Issue, Issu
     return issue, issue_by_id(world, input["blockedByIssueId"], "blockedByIssueId")
 
 
-@operation("issue.blocked_by.add")
+@operation("addBlockedBy")
 def issue_blocked_by_add(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue, blocker = _issue_and_blocker(world, input)
     if blocker.number == issue.number:
-        raise CapabilityError("VALIDATION", "an issue cannot be blocked by itself")
+        raise Unprocessable("an issue cannot be blocked by itself")
     if blocker.number not in issue.blocked_by:
         issue.blocked_by.append(blocker.number)
         touch(world, issue)
     return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "added": True}
 
 
-@operation("issue.blocked_by.remove")
+@operation("removeBlockedBy")
 def issue_blocked_by_remove(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue, blocker = _issue_and_blocker(world, input)
     if blocker.number not in issue.blocked_by:
-        raise CapabilityError(
-            "NOT_FOUND", f"issue #{issue.number} is not blocked by #{blocker.number}"
-        )
+        raise NotFound(f"issue #{issue.number} is not blocked by #{blocker.number}")
     issue.blocked_by.remove(blocker.number)
     touch(world, issue)
     return {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id, "removed": True}

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.ghx.registry import input_schema
 from pytest_ghxbench.sandbox import history
-from pytest_ghxbench.sandbox.errors import GitHubError
+from pytest_ghxbench.sandbox.errors import GitHubError, NotFound
 from pytest_ghxbench.sandbox.operations.registry import (
-    CapabilityError,
     operation,
     require_collaborators,
     require_repo,
@@ -18,9 +16,7 @@ from pytest_ghxbench.sandbox.operations.registry import (
 from pytest_ghxbench.sandbox.state import Issue, Label, World
 
 __all__ = [
-    "NODE_ID",
     "assignable",
-    "by_id",
     "issue_by_id",
     "issue_data",
     "issue_summary",
@@ -32,14 +28,6 @@ __all__ = [
     "touch",
 ]
 
-NODE_ID: dict[str, Any] = {"type": "string", "minLength": 1, "description": "Issue node id (I_...)"}
-
-
-def by_id(*required: str, **extra: dict[str, Any]) -> dict[str, Any]:
-    """The input schema of a mutation addressing an issue by node id, with more properties."""
-    return input_schema(["issueId", *required], issueId=NODE_ID, **extra)
-
-
 # ---------------------------------------------------------------- lookups and renderings
 
 
@@ -47,9 +35,8 @@ def issue_by_id(world: World, node: str, field: str = "issueId") -> Issue:
     """The issue with node id ``node`` (named by input ``field``), or ``NOT_FOUND``."""
     issue = world.issue_by_node_id(node)
     if issue is None:
-        raise CapabilityError(
-            "NOT_FOUND",
-            f"input.{field}: Could not resolve to an Issue with the global id of '{node}'.",
+        raise NotFound(
+            f"Could not resolve to an Issue with the global id of '{node}'.",
         )
     return issue
 
@@ -100,9 +87,7 @@ def known_labels(world: World, names: list[str]) -> list[str]:
     for name in names:
         label = world.label(name)
         if label is None:
-            raise CapabilityError(
-                "NOT_FOUND", f"label '{name}' not found in {world.repository.full_name}"
-            )
+            raise NotFound(f"label '{name}' not found in {world.repository.full_name}")
         if label.name not in found:
             found.append(label.name)
     return found
@@ -140,7 +125,7 @@ def require_milestone(world: World, number: int | None) -> None:
         raise GitHubError.validation("Issue", "milestone", "invalid", value=number)
 
 
-@operation("issue.create")
+@operation("createIssue")
 def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     for login in input.get("assignees", []):
@@ -151,7 +136,7 @@ def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_milestone(world, milestone)
     kind = input.get("issueType")
     if kind is not None and kind.casefold() not in {t.name.casefold() for t in world.issue_types}:
-        raise CapabilityError("NOT_FOUND", f"issue type '{kind}' not found")
+        raise NotFound(f"issue type '{kind}' not found")
     labels = labels_made(world, input.get("labels", []))
     number = world.next_issue_number()
     now = world.tick()
@@ -176,7 +161,7 @@ def issue_create(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_data(world, issue)
 
 
-@operation("issue.update")
+@operation("updateIssue")
 def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     with history.tracked(world, issue):
@@ -186,19 +171,19 @@ def issue_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_data(world, issue)
 
 
-@operation("issue.close")
+@operation("closeIssue")
 def issue_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "OPEN":
         with history.tracked(world, issue):
             issue.state = "CLOSED"
-            issue.state_reason = input["reason"].upper()
+            issue.state_reason = str(input.get("reason") or "completed").upper()  # type: ignore[assignment]
             touch(world, issue)
             issue.closed_at = issue.updated_at
     return issue_summary(issue, state=issue.state, stateReason=issue.state_reason, closed=True)
 
 
-@operation("issue.reopen")
+@operation("reopenIssue")
 def issue_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     if issue.state == "CLOSED":
@@ -208,7 +193,7 @@ def issue_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return issue_summary(issue, state=issue.state, reopened=True)
 
 
-@operation("issue.delete")
+@operation("deleteIssue")
 def issue_delete(world: World, input: dict[str, Any]) -> dict[str, Any]:
     issue = issue_by_id(world, input["issueId"])
     number = issue.number

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pytest_ghxbench.sandbox.code import pull_files
+from pytest_ghxbench.sandbox.errors import Unprocessable
 from pytest_ghxbench.sandbox.git.diff import commentable_lines
 from pytest_ghxbench.sandbox.operations.prs import touch
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
 
 __all__ = [
@@ -170,7 +170,7 @@ def start_review(
 ) -> Review:
     """A new pending review of ``pull`` by the viewer; ``VALIDATION`` when one is pending."""
     if pending_review(world, pull) is not None:
-        raise CapabilityError("VALIDATION", ONE_PENDING)
+        raise Unprocessable(ONE_PENDING)
     review_id = world.next_id()
     review = Review(
         id=review_id,
@@ -193,11 +193,11 @@ def submit_review(
 ) -> Review:
     """Submit the pending ``review`` with ``event``: it and its threads become visible."""
     if review.state != "PENDING":
-        raise CapabilityError("VALIDATION", "Review has already been submitted.")
+        raise Unprocessable("Review has already been submitted.")
     if event not in _STATES:
-        raise CapabilityError("VALIDATION", f"Unknown review event: {event}")
+        raise Unprocessable(f"Unknown review event: {event}")
     if pull.author == world.viewer and event in _OWN_PULL:
-        raise CapabilityError("VALIDATION", f"Can not {_OWN_PULL[event]} your own pull request")
+        raise Unprocessable(f"Can not {_OWN_PULL[event]} your own pull request")
     review.state = _STATES[event]
     if body is not None:
         review.body = body
@@ -210,7 +210,7 @@ def submit_review(
 def delete_review(pull: PullRequest, review: Review) -> None:
     """Delete the pending ``review`` and its threads."""
     if review.state != "PENDING":
-        raise CapabilityError("VALIDATION", "Can not delete a non-pending pull request review")
+        raise Unprocessable("Can not delete a non-pending pull request review")
     pull.reviews.remove(review)
     pull.review_threads = [
         t for t in pull.review_threads if not (t.comments and t.comments[0].review_id == review.id)

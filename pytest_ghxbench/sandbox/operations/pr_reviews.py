@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pytest_ghxbench.sandbox import history
+from pytest_ghxbench.sandbox.errors import Conflict, NotFound, Unprocessable
 from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING, pending_review
 from pytest_ghxbench.sandbox.operations.prs import (
     find_pull,
@@ -14,7 +15,7 @@ from pytest_ghxbench.sandbox.operations.prs import (
     require_open,
     touch,
 )
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
+from pytest_ghxbench.sandbox.operations.registry import operation
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
 
 __all__: list[str] = []
@@ -23,10 +24,8 @@ __all__: list[str] = []
 def _thread(world: World, node: str) -> tuple[PullRequest, ReviewThread]:
     found = world.review_thread(node)
     if found is None:
-        raise CapabilityError(
-            "NOT_FOUND",
-            f"input.threadId: Could not resolve to a PullRequestReviewThread with the global id "
-            f"of '{node}'.",
+        raise NotFound(
+            f"Could not resolve to a PullRequestReviewThread with the global id of '{node}'.",
         )
     return found
 
@@ -44,7 +43,7 @@ def _note(world: World, pull: PullRequest, note: ReviewComment) -> dict[str, Any
 # ---------------------------------------------------------------- review threads
 
 
-@operation("pr.comment.reply")
+@operation("addPullRequestReviewThreadReply")
 def pr_comment_reply(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull, thread = _thread(world, input["threadId"])
     note_id = world.next_id()
@@ -80,12 +79,12 @@ def _set_resolved(world: World, node: str, resolved: bool) -> dict[str, Any]:
     }
 
 
-@operation("pr.comment.resolve")
+@operation("resolveReviewThread")
 def pr_comment_resolve(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _set_resolved(world, input["threadId"], True)
 
 
-@operation("pr.comment.unresolve")
+@operation("unresolveReviewThread")
 def pr_comment_unresolve(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _set_resolved(world, input["threadId"], False)
 
@@ -105,10 +104,10 @@ _OWN_PULL = {"APPROVE": "approve", "REQUEST_CHANGES": "request changes on"}
 def _submit(world: World, input: dict[str, Any], event: Event) -> dict[str, Any]:
     pull = find_pull(world, input)
     if pull.author == world.viewer and event in _OWN_PULL:
-        raise CapabilityError("CONFLICT", f"Can not {_OWN_PULL[event]} your own pull request")
+        raise Conflict(f"Can not {_OWN_PULL[event]} your own pull request")
     if pending_review(world, pull) is not None:
         # GitHub refuses a new review, even a submitted one, while the user has a pending one
-        raise CapabilityError("VALIDATION", ONE_PENDING)
+        raise Unprocessable(ONE_PENDING)
     review_id = world.next_id()
     review = Review(
         id=review_id,
@@ -133,35 +132,33 @@ def _submit(world: World, input: dict[str, Any], event: Event) -> dict[str, Any]
     }
 
 
-@operation("pr.review.submit_approve")
+@operation("addPullRequestReview(event: APPROVE)")
 def pr_review_submit_approve(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _submit(world, input, "APPROVE")
 
 
-@operation("pr.review.submit_comment")
+@operation("addPullRequestReview(event: COMMENT)")
 def pr_review_submit_comment(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _submit(world, input, "COMMENT")
 
 
-@operation("pr.review.submit_request_changes")
+@operation("addPullRequestReview(event: REQUEST_CHANGES)")
 def pr_review_submit_request_changes(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return _submit(world, input, "REQUEST_CHANGES")
 
 
-@operation("pr.reviewers.request")
+@operation("requestReviews")
 def pr_reviewers_request(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "request reviews on")
     for login in input["reviewers"]:
         if login == pull.author:
-            raise CapabilityError(
-                "VALIDATION",
-                "input.reviewers: Review cannot be requested from pull request author.",
+            raise Unprocessable(
+                "Review cannot be requested from pull request author.",
             )
         if login not in world.collaborators:
-            raise CapabilityError(
-                "VALIDATION",
-                f"input.reviewers: Reviews may only be requested from collaborators; '{login}' is "
+            raise Unprocessable(
+                f"Reviews may only be requested from collaborators; '{login}' is "
                 f"not a collaborator of {world.repository.full_name}",
             )
     with history.tracked(world, pull):

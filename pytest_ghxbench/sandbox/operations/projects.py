@@ -6,7 +6,8 @@ import datetime
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError, operation
+from pytest_ghxbench.sandbox.errors import NotFound, Unprocessable
+from pytest_ghxbench.sandbox.operations.registry import operation
 from pytest_ghxbench.sandbox.state import Project, ProjectField, ProjectItem, World
 
 __all__: list[str] = []
@@ -20,13 +21,10 @@ def _project(world: World, login: str, number: int) -> Project:
         return project
     known = {u.login.casefold() for u in world.users} | {p.owner.casefold() for p in world.projects}
     if login.casefold() not in known:
-        raise CapabilityError(
-            "NOT_FOUND",
+        raise NotFound(
             f"Could not resolve to an organization or user with the login of '{login}'.",
         )
-    raise CapabilityError(
-        "NOT_FOUND", f"Could not resolve to a ProjectV2 with the number {number}."
-    )
+    raise NotFound(f"Could not resolve to a ProjectV2 with the number {number}.")
 
 
 def _display(field: ProjectField, value: str | float | None) -> str | float | None:
@@ -41,23 +39,20 @@ def _display(field: ProjectField, value: str | float | None) -> str | float | No
 # ---------------------------------------------------------------- mutations
 
 
-@operation("project_v2.item.add_issue")
+@operation("addProjectV2ItemById")
 def project_item_add_issue(world: World, input: dict[str, Any]) -> dict[str, Any]:
     project = _project(world, input["owner"], input["projectNumber"])
     url = input["issueUrl"]
     match = _ISSUE_URL.match(url)
     if match is None:
-        raise CapabilityError(
-            "VALIDATION",
-            f"input.issueUrl: expected https://github.com/OWNER/REPO/issues/N, got {url!r}",
+        raise Unprocessable(
+            f"expected https://github.com/OWNER/REPO/issues/N, got {url!r}",
         )
     owner, name, kind, number = match.groups()
     repo = world.repository
     issue = world.issue(int(number))
     if f"{owner}/{name}".casefold() != repo.full_name.casefold() or kind != "issues" or not issue:
-        raise CapabilityError(
-            "NOT_FOUND", f"input.issueUrl: Could not resolve to an Issue at {url}"
-        )
+        raise NotFound(f"Could not resolve to an Issue at {url}")
     existing = next(
         (
             i
@@ -90,15 +85,13 @@ _VALUE_KEYS = {
 def _new_value(field: ProjectField, input: dict[str, Any]) -> str | float | None:
     given = [key for key in (*_VALUE_KEYS, "clear") if key in input]
     if len(given) != 1 or input.get("clear") is False:
-        raise CapabilityError(
-            "VALIDATION",
-            "input: give exactly one of " + ", ".join(_VALUE_KEYS) + f" or clear: true (got "
+        raise Unprocessable(
+            "give exactly one of " + ", ".join(_VALUE_KEYS) + f" or clear: true (got "
             f"{', '.join(given) or 'none'})",
         )
     if field.data_type not in _VALUE_KEYS.values():
-        raise CapabilityError(
-            "VALIDATION",
-            f"input.fieldId: {field.name!r} is a {field.data_type} field, which changes with its "
+        raise Unprocessable(
+            f"{field.name!r} is a {field.data_type} field, which changes with its "
             "issue or pull request, not through the project",
         )
     [key] = given
@@ -106,45 +99,33 @@ def _new_value(field: ProjectField, input: dict[str, Any]) -> str | float | None
         return None
     if _VALUE_KEYS[key] != field.data_type:
         wanted = next(k for k, kind in _VALUE_KEYS.items() if kind == field.data_type)
-        raise CapabilityError(
-            "VALIDATION", f"input.{key}: {field.name!r} is a {field.data_type} field; use {wanted}"
-        )
+        raise Unprocessable(f"{field.name!r} is a {field.data_type} field; use {wanted}")
     value: str | float = input[key]
     if key == "valueSingleSelectOptionId" and value not in {o.id for o in field.options}:
         options = ", ".join(f"{o.id} ({o.name})" for o in field.options)
-        raise CapabilityError(
-            "VALIDATION", f"input.{key}: {value!r} is not an option of {field.name!r}: {options}"
-        )
+        raise Unprocessable(f"{value!r} is not an option of {field.name!r}: {options}")
     if key == "valueIterationId":
-        raise CapabilityError(
-            "VALIDATION", f"input.{key}: {field.name!r} has no iteration {value!r}"
-        )
+        raise Unprocessable(f"{field.name!r} has no iteration {value!r}")
     if key == "valueDate":
         try:
             datetime.date.fromisoformat(str(value))
         except ValueError:
-            raise CapabilityError(
-                "VALIDATION", f"input.{key}: expected a date as YYYY-MM-DD, got {value!r}"
-            ) from None
+            raise Unprocessable(f"expected a date as YYYY-MM-DD, got {value!r}") from None
     return value
 
 
-@operation("project_v2.item.field.update")
+@operation("updateProjectV2ItemFieldValue")
 def project_item_field_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     project = world.project_by_node_id(input["projectId"])
     if project is None:
-        raise CapabilityError(
-            "NOT_FOUND",
-            f"input.projectId: Could not resolve to a ProjectV2 with the global id of "
-            f"'{input['projectId']}'.",
+        raise NotFound(
+            f"Could not resolve to a ProjectV2 with the global id of '{input['projectId']}'.",
         )
     item = next((i for i in project.items if i.id == input["itemId"]), None)
     field = next((f for f in project.fields if f.id == input["fieldId"]), None)
     for key, found in (("itemId", item), ("fieldId", field)):
         if found is None:
-            raise CapabilityError(
-                "NOT_FOUND", f"input.{key}: {input[key]!r} is not in project #{project.number}"
-            )
+            raise NotFound(f"{input[key]!r} is not in project #{project.number}")
     assert item is not None and field is not None
     value = _new_value(field, input)
     if value is None:

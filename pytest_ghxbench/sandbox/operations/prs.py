@@ -15,10 +15,9 @@ from pytest_ghxbench.sandbox.code import (
     pull_commits,
     sync_pulls,
 )
-from pytest_ghxbench.sandbox.errors import GitHubError
+from pytest_ghxbench.sandbox.errors import Conflict, GitHubError, NotFound, Unprocessable
 from pytest_ghxbench.sandbox.operations.actions import check_bucket, latest_checks
 from pytest_ghxbench.sandbox.operations.registry import (
-    CapabilityError,
     operation,
     require_collaborators,
     require_repo,
@@ -56,18 +55,14 @@ def find_pull(world: World, input: dict[str, Any]) -> PullRequest:
     pull = world.pull_request(number)
     if pull is None:
         hint = f" (#{number} is an issue)" if world.issue(number) else ""
-        raise CapabilityError(
-            "NOT_FOUND", f"Could not resolve to a PullRequest with the number of {number}{hint}."
-        )
+        raise NotFound(f"Could not resolve to a PullRequest with the number of {number}{hint}.")
     return pull
 
 
 def require_open(pull: PullRequest, action: str) -> None:
     """``CONFLICT`` unless the pull request is open."""
     if pull.state != "OPEN":
-        raise CapabilityError(
-            "CONFLICT", f"cannot {action} pull request #{pull.number}: it is {pull.state.lower()}"
-        )
+        raise Conflict(f"cannot {action} pull request #{pull.number}: it is {pull.state.lower()}")
 
 
 def _base_protected(world: World, pull: PullRequest) -> bool:
@@ -158,17 +153,15 @@ def open_pull(
     git = world.git
     head_sha, base_sha = branch_sha(world, head), branch_sha(world, base)
     if base_sha is None:
-        raise CapabilityError("NOT_FOUND", f"base branch {base!r} does not exist")
+        raise NotFound(f"base branch {base!r} does not exist")
     if head_sha is None:
-        raise CapabilityError("NOT_FOUND", f"head branch {head!r} does not exist")
+        raise NotFound(f"head branch {head!r} does not exist")
     owner = world.repository.owner
     for pull in world.pull_requests:
         if (pull.head_ref, pull.base_ref, pull.state) == (head, base, "OPEN"):
-            raise CapabilityError(
-                "VALIDATION", f"A pull request already exists for {owner}:{head}."
-            )
+            raise Unprocessable(f"A pull request already exists for {owner}:{head}.")
     if git.is_ancestor(head_sha, base_sha):
-        raise CapabilityError("VALIDATION", f"No commits between {base} and {head}")
+        raise Unprocessable(f"No commits between {base} and {head}")
     number, now = world.next_issue_number(), world.tick()
     closes = closing_references(world, body) if base == world.repository.default_branch else []
     pull = PullRequest(
@@ -200,18 +193,16 @@ def open_pull(
 # ---------------------------------------------------------------- mutations
 
 
-@operation("pr.assignees.update")
+@operation("updatePullRequest(assigneeIds:)")
 def pr_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     add, remove = input.get("add", []), input.get("remove", [])
     if not add and not remove:
-        raise CapabilityError("VALIDATION", "input: name at least one login in add or remove")
-    require_collaborators(world, add, "input.add")
+        raise Unprocessable("name at least one login in add or remove")
+    require_collaborators(world, add)
     assignees = [a for a in dict.fromkeys([*pull.assignees, *add]) if a not in remove]
     if len(assignees) > MAX_ASSIGNEES:
-        raise CapabilityError(
-            "VALIDATION", f"a pull request can have at most {MAX_ASSIGNEES} assignees"
-        )
+        raise Unprocessable(f"a pull request can have at most {MAX_ASSIGNEES} assignees")
     with history.tracked(world, pull):
         pull.assignees = assignees
         touch(world, pull)
@@ -224,7 +215,7 @@ def pr_assignees_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@operation("pr.ready_for_review.set")
+@operation("markPullRequestReadyForReview|convertPullRequestToDraft")
 def pr_ready_for_review_set(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "mark ready" if input["ready"] else "convert to draft")
@@ -235,23 +226,19 @@ def pr_ready_for_review_set(world: World, input: dict[str, Any]) -> dict[str, An
     return {"prNumber": pull.number, "isDraft": pull.is_draft}
 
 
-@operation("pr.branch.update")
+@operation("updatePullRequestBranch")
 def pr_branch_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_open(pull, "update the branch of")
     if pull.mergeable == "CONFLICTING":
-        raise CapabilityError(
-            "CONFLICT", f"merge conflict between base and head of pull request #{pull.number}"
-        )
+        raise Conflict(f"merge conflict between base and head of pull request #{pull.number}")
     git = world.git
     base = branch_sha(world, pull.base_ref)
     behind = base is not None and not git.is_ancestor(base, pull.head_sha)
     if behind and base is not None:
         tree = git.merged_tree(pull.head_sha, base)
         if tree is None:
-            raise CapabilityError(
-                "CONFLICT", f"merge conflict between base and head of pull request #{pull.number}"
-            )
+            raise Conflict(f"merge conflict between base and head of pull request #{pull.number}")
         now = world.tick()
         message = f"Merge branch '{pull.base_ref}' into {pull.head_ref}\n"
         sha = git.write_commit(
@@ -270,9 +257,9 @@ def _merge_commits(world: World, pull: PullRequest, input: dict[str, Any], now: 
     git = world.git
     base = branch_sha(world, pull.base_ref)
     if base is None:
-        raise CapabilityError("CONFLICT", f"base branch {pull.base_ref} no longer exists")
+        raise Conflict(f"base branch {pull.base_ref} no longer exists")
     merger, committer = person(world, world.viewer, now), github_committer(now)
-    method = input["method"]
+    method = input.get("method") or "merge"
     conflict = GitHubError(405, NOT_MERGEABLE)
     if method == "rebase":
         tip = base
@@ -298,7 +285,7 @@ def _merge_commits(world: World, pull: PullRequest, input: dict[str, Any], now: 
     return git.write_commit(tree, [base, pull.head_sha], message, merger, committer)
 
 
-@operation("pr.merge.execute")
+@operation("mergePullRequest")
 def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
     pull = find_pull(world, input)
     require_mergeable(world, pull)
@@ -322,14 +309,14 @@ def pr_merge_execute(world: World, input: dict[str, Any]) -> dict[str, Any]:
                 issue.closed_at = issue.updated_at = now
                 history.closed_by_merge(world, issue, pull, tip)
     deleted = False
-    if input["deleteBranch"] and pull.head_ref not in repo.protected_branches:
+    if input.get("deleteBranch") and pull.head_ref not in repo.protected_branches:
         deleted = world.git.delete_ref(f"refs/heads/{pull.head_ref}")
     sync_pulls(world)
     return {
         "prNumber": pull.number,
-        "method": input["method"],
+        "method": input.get("method") or "merge",
         "queued": False,
-        "deleteBranch": input["deleteBranch"],
+        "deleteBranch": bool(input.get("deleteBranch")),
         "merged": True,
         "mergeCommitSha": pull.merge_commit_sha,
         "branchDeleted": deleted,

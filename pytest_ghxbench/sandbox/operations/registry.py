@@ -1,30 +1,32 @@
-"""The world's operations, registered by capability id, and how the API performs them.
+"""The world's operations, named as GitHub names them, and how the API's faces apply them.
 
-An operation is ``handler(world, input) -> data`` registered with :func:`operation` under the id
-of the ghx capability it implements on the world (``issue.close``). :func:`perform` validates the
-input against that capability's schema (one schema for the client and the server), runs the
-handler and answers ``{"ok", "data", "error"}``; handlers fail by raising
-:class:`~pytest_ghxbench.ghx.registry.CapabilityError`, which the API turns into GitHub's error
-answers. Every module of this package is imported the first time an operation is looked up.
+An operation is ``handler(world, input) -> data``, marked with :func:`operation` under the name
+of the GitHub operation it performs: a GraphQL mutation (``closeIssue``), with the argument it
+stands for when GitHub folds several into one mutation (``updateIssue(milestoneId:)``), or a
+REST operationId where GitHub has no mutation (``actions/cancel-workflow-run``). A REST route
+and a GraphQL mutation doing the same thing apply the same operation, so a rule GitHub enforces
+is decided once. Handlers refuse with :class:`~pytest_ghxbench.sandbox.errors.GitHubError`,
+which each face answers in its own shape. The table is read from :data:`OPERATION_MODULES` on
+first use.
 """
 
 from __future__ import annotations
 
-import base64
+import functools
 import importlib
-import pkgutil
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from pytest_ghxbench.ghx.registry import FIRST, CapabilityError, get_capability, validate_input
+from pytest_ghxbench.sandbox.errors import GitHubError, NotFound, Unprocessable
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
-    "CapabilityError",
+    "OPERATION_MODULES",
+    "apply",
+    "build_table",
     "mutates",
     "operation",
-    "page",
+    "operations",
     "perform",
     "require_collaborators",
     "require_repo",
@@ -33,71 +35,87 @@ __all__ = [
 Handler = Callable[[World, dict[str, Any]], Any]
 H = TypeVar("H", bound=Handler)
 
-_OPERATIONS: dict[str, Handler] = {}
-_LOADED = False
-_LOAD_LOCK = threading.RLock()
+OPERATION_MODULES: tuple[str, ...] = (
+    "actions",
+    "ci_logs",
+    "code",
+    "issue_comments",
+    "issue_metadata",
+    "issue_relations",
+    "issues",
+    "pr_reviews",
+    "projects",
+    "prs",
+    "releases",
+    "workflows",
+)
+"""The modules of this package whose functions are operations."""
+
+_MARK = "_ghxbench_operation"
 
 
-def operation(capability_id: str) -> Callable[[H], H]:
-    """Register the decorated ``handler(world, input) -> data`` for ``capability_id``."""
+def operation(name: str, *, mutates: bool = True) -> Callable[[H], H]:
+    """Mark the decorated ``handler(world, input) -> data`` as GitHub's operation ``name``;
+    ``mutates=False`` for one that only reads (its REST route does not count as a write)."""
 
     def register(handler: H) -> H:
-        known = _OPERATIONS.get(capability_id)
-        # the same handler again is its module imported anew (a test run in process drops the
-        # modules it imported, while this table lives on); another handler is a clash
-        if known is not None and _where(known) != _where(handler):
-            raise ValueError(f"operation {capability_id!r} is registered twice")
-        _OPERATIONS[capability_id] = handler
+        setattr(handler, _MARK, (name, mutates))
         return handler
 
     return register
 
 
-def _where(handler: Handler) -> tuple[str, str]:
-    return handler.__module__, handler.__qualname__
+def build_table(modules: Sequence[str]) -> dict[str, tuple[Handler, bool]]:
+    """``name -> (handler, mutates)`` of every operation of ``modules`` (names in this package,
+    or absolute); a name registered twice is refused."""
+    found: dict[str, tuple[Handler, bool]] = {}
+    for module_name in modules:
+        absolute = module_name if "." in module_name else f"{__package__}.{module_name}"
+        module = importlib.import_module(absolute)
+        for handler in vars(module).values():
+            mark = getattr(handler, _MARK, None)
+            if mark is None or getattr(handler, "__module__", None) != module.__name__:
+                continue
+            name, writes = mark
+            if name in found:
+                raise ValueError(f"operation {name!r} is registered twice")
+            found[name] = (handler, writes)
+    return found
 
 
-def _load() -> None:
-    global _LOADED
-    # the flag is set once everything is loaded, under a lock: a thread that finds it set (or
-    # waits for the thread loading) sees the whole table, never a part of it
-    if _LOADED:
-        return
-    with _LOAD_LOCK:
-        if _LOADED:
-            return
-        package = __name__.rsplit(".", 1)[0]
-        path = importlib.import_module(package).__path__
-        for module in sorted(m.name for m in pkgutil.iter_modules(path)):
-            if module != "registry" and not module.startswith("_"):
-                importlib.import_module(f"{package}.{module}")
-        _LOADED = True
+@functools.cache
+def _table() -> dict[str, tuple[Handler, bool]]:
+    return build_table(OPERATION_MODULES)
 
 
 def operations() -> list[str]:
-    """The ids of every registered operation, sorted."""
-    _load()
-    return sorted(_OPERATIONS)
+    """The names of every operation, sorted."""
+    return sorted(_table())
 
 
-def mutates(capability_id: str) -> bool:
-    """Whether performing ``capability_id`` may change the world."""
-    cap = get_capability(capability_id)
-    return cap is not None and cap.mutates
+def mutates(name: str) -> bool:
+    """Whether applying ``name`` may change the world."""
+    entry = _table().get(name)
+    return entry is not None and entry[1]
 
 
-def perform(world: World, capability_id: str, input: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"ok", "data", "error"}`` of the operation for ``capability_id`` on ``world``."""
-    _load()
-    handler = _OPERATIONS.get(capability_id)
-    cap = get_capability(capability_id)
-    if handler is None or cap is None:
-        # A programming error of the API's handlers, never an agent's input.
-        raise KeyError(f"the sandbox has no operation {capability_id!r}")
+def apply(world: World, name: str, input: Mapping[str, Any]) -> Any:
+    """The data operation ``name`` answers for ``input`` on ``world``; a refusal is raised as
+    :class:`~pytest_ghxbench.sandbox.errors.GitHubError`."""
+    entry = _table().get(name)
+    if entry is None:  # a programming error of the API's faces, never an agent's input
+        raise KeyError(f"the sandbox has no operation {name!r}")
+    return entry[0](world, dict(input))
+
+
+def perform(world: World, name: str, input: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`apply` answered as ``{"ok", "data", "error"}``, the error a refusal's status and
+    text (for callers that report rather than answer a request)."""
     try:
-        data = handler(world, validate_input(cap, input, strict=True))
-    except CapabilityError as exc:
-        return {"ok": False, "data": None, "error": {"code": exc.code, "message": exc.message}}
+        data = apply(world, name, input)
+    except GitHubError as exc:
+        error = {"status": exc.status, "message": exc.graphql_message}
+        return {"ok": False, "data": None, "error": error}
     return {"ok": True, "data": data, "error": None}
 
 
@@ -114,60 +132,13 @@ def require_repo(world: World, input: Mapping[str, Any]) -> None:
         str(owner).casefold() != repo.owner.casefold()
         or str(name).casefold() != repo.name.casefold()
     ):
-        raise CapabilityError(
-            "NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'."
-        )
+        raise NotFound(f"Could not resolve to a Repository with the name '{owner}/{name}'.")
 
 
-def require_collaborators(world: World, logins: Sequence[str], field: str = "") -> None:
-    """``VALIDATION`` for the first login that is not a collaborator (it cannot be assigned);
-    ``field`` (e.g. ``input.add``) prefixes the message."""
+def require_collaborators(world: World, logins: Sequence[str]) -> None:
+    """Refuse the first login that is not a collaborator (it cannot be assigned)."""
     for login in logins:
         if login not in world.collaborators:
-            prefix = f"{field}: " if field else ""
-            raise CapabilityError(
-                "VALIDATION",
-                f"{prefix}'{login}' cannot be assigned: not a collaborator of "
-                f"{world.repository.full_name}",
+            raise Unprocessable(
+                f"'{login}' cannot be assigned: not a collaborator of {world.repository.full_name}"
             )
-
-
-def _cursor(offset: int) -> str:
-    return base64.b64encode(f"cursor:v2:{offset}".encode()).decode()
-
-
-def _offset(cursor: str) -> int:
-    try:
-        text = base64.b64decode(cursor.encode(), validate=True).decode()
-        prefix, _, number = text.rpartition(":")
-        if prefix != "cursor:v2":
-            raise ValueError(text)
-        return int(number)
-    except (ValueError, UnicodeDecodeError):
-        raise CapabilityError(
-            "VALIDATION", f"input.after: {cursor!r} is not a valid cursor"
-        ) from None
-
-
-T = TypeVar("T")
-
-
-def page(
-    items: Sequence[T], input: Mapping[str, Any], render: Callable[[T], Any]
-) -> dict[str, Any]:
-    """One page of ``items`` (``input["first"]`` after ``input["after"]``), each rendered.
-
-    Cursors are opaque strings; ``endCursor`` is ``None`` for an empty page.
-    """
-    first = int(input.get("first") or FIRST["default"])
-    after = input.get("after")
-    start = _offset(after) + 1 if after else 0
-    chunk = items[start : start + first]
-    end = start + len(chunk)
-    return {
-        "items": [render(item) for item in chunk],
-        "pageInfo": {
-            "hasNextPage": end < len(items),
-            "endCursor": _cursor(end - 1) if chunk else None,
-        },
-    }

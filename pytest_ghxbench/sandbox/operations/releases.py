@@ -6,9 +6,8 @@ import hashlib
 import re
 from typing import Any
 
-from pytest_ghxbench.sandbox.errors import GitHubError
+from pytest_ghxbench.sandbox.errors import Conflict, GitHubError, NotFound, Unprocessable
 from pytest_ghxbench.sandbox.operations.registry import (
-    CapabilityError,
     operation,
     require_repo,
 )
@@ -45,7 +44,7 @@ def _release(world: World, input: dict[str, Any]) -> Release:
     require_repo(world, input)
     release = world.release(input["releaseId"])
     if release is None:
-        raise CapabilityError("NOT_FOUND", f"release {input['releaseId']} not found")
+        raise NotFound(f"release {input['releaseId']} not found")
     return release
 
 
@@ -88,7 +87,7 @@ def create_release_tag(world: World, release: Release) -> None:
 # ---------------------------------------------------------------- the draft-first flow
 
 
-@operation("release.create_draft")
+@operation("repos/create-release")
 def release_create_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     _tag_is_free(world, input["tagName"])
@@ -101,7 +100,7 @@ def release_create_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
         node_id=world.node("RE", release_id),
         body=input.get("notes", ""),
         draft=True,
-        prerelease=input["prerelease"],
+        prerelease=bool(input.get("prerelease")),
         target_commitish=target,
         author=world.viewer,
         created_at=world.tick(),
@@ -110,18 +109,15 @@ def release_create_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return release_data(world, release)
 
 
-@operation("release.update")
+@operation("repos/update-release")
 def release_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     release = _release(world, input)
     if input.get("draft") is False and release.draft:
-        raise CapabilityError(
-            "VALIDATION",
-            "input.draft: release.update does not publish; use release.publish_draft",
+        raise Unprocessable(
+            "release.update does not publish; use release.publish_draft",
         )
     if input.get("draft") is True and not release.draft:
-        raise CapabilityError(
-            "CONFLICT", f"release {release.id} is published; it cannot become a draft again"
-        )
+        raise Conflict(f"release {release.id} is published; it cannot become a draft again")
     if "tagName" in input and not release.draft:
         _tag_is_free(world, input["tagName"], release)
     if "targetCommitish" in input:
@@ -131,13 +127,11 @@ def release_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
     return release_data(world, release)
 
 
-@operation("release.publish_draft")
+@operation("repos/update-release(draft: false)")
 def release_publish_draft(world: World, input: dict[str, Any]) -> dict[str, Any]:
     release = _release(world, input)
     if not release.draft:
-        raise CapabilityError(
-            "CONFLICT", f"release {release.id} ({release.tag_name}) is already published"
-        )
+        raise Conflict(f"release {release.id} ({release.tag_name}) is already published")
     _tag_is_free(world, release.tag_name, release)
     _edit_text(release, input)
     release.draft = False

@@ -9,9 +9,8 @@ from typing import Any
 
 import yaml
 
-from pytest_ghxbench.sandbox.errors import GitHubError
+from pytest_ghxbench.sandbox.errors import GitHubError, NotFound
 from pytest_ghxbench.sandbox.operations.registry import (
-    CapabilityError,
     operation,
     require_repo,
 )
@@ -27,7 +26,7 @@ def find_workflow(world: World, key: int | str) -> Workflow:
     if flow is None and isinstance(key, str) and key.isdigit():
         flow = world.workflow(int(key))
     if flow is None:
-        raise CapabilityError("NOT_FOUND", f"could not find any workflows named {key}")
+        raise NotFound(f"could not find any workflows named {key}")
     return flow
 
 
@@ -79,7 +78,7 @@ def _check_inputs(given: dict[str, Any], declared: dict[str, Any]) -> None:
             raise GitHubError(422, f"Required input '{name}' not provided")
 
 
-@operation("workflow_dispatch.run")
+@operation("actions/create-workflow-dispatch")
 def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
     flow = find_workflow(world, input["workflowId"])

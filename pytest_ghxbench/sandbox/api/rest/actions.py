@@ -24,9 +24,9 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.api.types import ApiResponse
+from pytest_ghxbench.sandbox.errors import Refused
 from pytest_ghxbench.sandbox.gaps import record_unsupported
 from pytest_ghxbench.sandbox.operations.actions import latest_jobs, rerun
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.placeholders import artifact_zip
 from pytest_ghxbench.sandbox.state import Artifact, Workflow, WorkflowRun
 
@@ -72,7 +72,7 @@ def _dispatch(ctx: Ctx) -> Any:
         "ref": str(ref),
         "inputs": dict(ctx.body.get("inputs") or {}),
     }
-    dispatched = call(ctx, "workflow_dispatch.run", payload)
+    dispatched = call(ctx, "actions/create-workflow-dispatch", payload)
     if ctx.body.get("return_run_details") is not True:
         return None
     # GitHub's answer since February 2026 when the run details are asked for
@@ -173,17 +173,17 @@ def _run_action(ctx: Ctx, task: str) -> Any:
 
 @route("POST", _RUN + "/rerun")
 def _rerun(ctx: Ctx) -> Any:
-    return _run_action(ctx, "workflow_run.rerun_all")
+    return _run_action(ctx, "actions/re-run-workflow")
 
 
 @route("POST", _RUN + "/rerun-failed-jobs")
 def _rerun_failed(ctx: Ctx) -> Any:
-    return _run_action(ctx, "workflow_run.rerun_failed")
+    return _run_action(ctx, "actions/re-run-workflow-failed-jobs")
 
 
 @route("POST", _RUN + "/cancel", status=202)
 def _cancel(ctx: Ctx) -> Any:
-    return _run_action(ctx, "workflow_run.cancel")
+    return _run_action(ctx, "actions/cancel-workflow-run")
 
 
 @route("DELETE", _RUN, status=204)
@@ -219,8 +219,8 @@ def _rerun_job(ctx: Ctx) -> Any:
     ctx.mutated = True
     try:
         rerun(world, run, job_id=job.id)
-    except CapabilityError as exc:
-        raise RestError(403, exc.message) from None
+    except Refused as exc:
+        raise RestError(403, exc.detail) from None
     return {}
 
 

@@ -113,7 +113,7 @@ def _create(ctx: Ctx) -> Any:
         payload["milestoneNumber"] = int(body["milestone"])
     if body.get("type"):
         payload["issueType"] = str(body["type"])
-    created = call(ctx, "issue.create", payload)
+    created = call(ctx, "createIssue", payload)
     return issue_json(ctx.links, or_not_found(ctx.world.issue(created["number"])))
 
 
@@ -142,7 +142,7 @@ def _update_pull(ctx: Ctx, pull: PullRequest) -> Any:
         add = [str(p) for p in people if p not in pull.assignees]
         remove = [a for a in pull.assignees if a not in people]
         payload = {**repo_input(ctx), "prNumber": pull.number, "add": add, "remove": remove}
-        call(ctx, "pr.assignees.update", payload)
+        call(ctx, "updatePullRequest(assigneeIds:)", payload)
     return issue_json(ctx.links, pull)
 
 
@@ -155,19 +155,19 @@ def _update(ctx: Ctx) -> Any:
     body, node = ctx.body, issue.node_id
     change = {k: body[k] for k in ("title", "body") if body.get(k) is not None}
     if change:
-        call(ctx, "issue.update", {"issueId": node, **change})
+        call(ctx, "updateIssue", {"issueId": node, **change})
     if "labels" in body:
         names = [x["name"] if isinstance(x, dict) else str(x) for x in body["labels"] or []]
-        call(ctx, "issue.labels.update", {"issueId": node, "labels": names})
+        call(ctx, "updateIssue(labelIds:)", {"issueId": node, "labels": names})
     if "assignees" in body or "assignee" in body:
         people = list(body.get("assignees") or [])
         if body.get("assignee"):
             people.append(str(body["assignee"]))
-        call(ctx, "issue.assignees.update", {"issueId": node, "assignees": people})
+        call(ctx, "replaceActorsForAssignable", {"issueId": node, "assignees": people})
     if "milestone" in body:
         milestone = body["milestone"]
         number = None if milestone is None else int(milestone)
-        call(ctx, "issue.milestone.set", {"issueId": node, "milestoneNumber": number})
+        call(ctx, "updateIssue(milestoneId:)", {"issueId": node, "milestoneNumber": number})
     if "type" in body:
         kind = body["type"]
         known = next((t.name for t in ctx.world.issue_types if t.name == kind), None)
@@ -177,9 +177,9 @@ def _update(ctx: Ctx) -> Any:
         ctx.mutated = True
     if body.get("state") == "closed" and issue.state != "CLOSED":
         reason = str(body.get("state_reason") or "completed")
-        call(ctx, "issue.close", {"issueId": node, "reason": reason})
+        call(ctx, "closeIssue", {"issueId": node, "reason": reason})
     elif body.get("state") == "open" and issue.state != "OPEN":
-        call(ctx, "issue.reopen", {"issueId": node})
+        call(ctx, "reopenIssue", {"issueId": node})
     return issue_json(ctx.links, issue)
 
 
@@ -199,7 +199,7 @@ def _comment(ctx: Ctx) -> Any:
     if not text.strip():
         raise missing_field("IssueComment", "body")
     if isinstance(item, Issue):
-        call(ctx, "issue.comments.create", {"issueId": item.node_id, "body": text})
+        call(ctx, "addComment", {"issueId": item.node_id, "body": text})
     else:
         with history.tracked(ctx.world, item):
             ctx.world.add_comment(item, text)
@@ -262,7 +262,7 @@ def _names(ctx: Ctx) -> list[str]:
 def _set_labels(ctx: Ctx, names: list[str]) -> Any:
     item = _item(ctx)
     if isinstance(item, Issue):
-        call(ctx, "issue.labels.update", {"issueId": item.node_id, "labels": names})
+        call(ctx, "updateIssue(labelIds:)", {"issueId": item.node_id, "labels": names})
     else:
         found = [ctx.world.label(n) for n in names]
         known = [label.name for label in found if label is not None]
@@ -300,7 +300,7 @@ def _assign(ctx: Ctx, adding: bool) -> Any:
     kept = [a for a in issue.assignees if a not in logins]
     people = [*issue.assignees, *logins] if adding else kept
     payload = {"issueId": issue.node_id, "assignees": list(dict.fromkeys(people))}
-    call(ctx, "issue.assignees.update", payload)
+    call(ctx, "replaceActorsForAssignable", payload)
     return issue_json(ctx.links, issue)
 
 
@@ -341,7 +341,7 @@ def _add_sub_issue(ctx: Ctx) -> Any:
             "Issue may not contain duplicate sub-issues and the sub-issue already has a parent"
         )
         raise RestError(422, "Validation Failed", [{"message": message}])
-    call(ctx, "issue.parent.set", {"issueId": child.node_id, "parentIssueId": parent.node_id})
+    call(ctx, "addSubIssue", {"issueId": child.node_id, "parentIssueId": parent.node_id})
     return issue_json(ctx.links, parent)
 
 
@@ -351,7 +351,7 @@ def _remove_sub_issue(ctx: Ctx) -> Any:
     child = _by_database_id(ctx, ctx.body.get("sub_issue_id"))
     if child.parent != parent.number:
         raise RestError(404, "Not Found")
-    call(ctx, "issue.parent.remove", {"issueId": child.node_id})
+    call(ctx, "removeSubIssue", {"issueId": child.node_id})
     return issue_json(ctx.links, child)
 
 
@@ -376,7 +376,7 @@ def _add_blocker(ctx: Ctx) -> Any:
     issue = _issue(ctx)
     blocker = _by_database_id(ctx, ctx.body.get("issue_id"))
     payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
-    call(ctx, "issue.blocked_by.add", payload)
+    call(ctx, "addBlockedBy", payload)
     return issue_json(ctx.links, blocker)
 
 
@@ -385,5 +385,5 @@ def _remove_blocker(ctx: Ctx) -> Any:
     issue = _issue(ctx)
     blocker = _by_database_id(ctx, ctx.args["issue_id"])
     payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
-    call(ctx, "issue.blocked_by.remove", payload)
+    call(ctx, "removeBlockedBy", payload)
     return issue_json(ctx.links, blocker)

@@ -40,7 +40,8 @@ def _redirect(url: str) -> ApiResponse:
 @route("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", status=302)
 def _job_logs(ctx: Ctx) -> Any:
     job_id = ctx.number("job_id")
-    call(ctx, "workflow_job.logs.get", {**repo_input(ctx), "jobId": job_id})  # its refusals
+    # the operation's refusals
+    call(ctx, "actions/download-job-logs-for-workflow-run", {**repo_input(ctx), "jobId": job_id})
     job = or_not_found(ctx.world.job(job_id))
     # the whole log, as GitHub serves it (the capability keeps only the end of a long one)
     name = f"job-logs-{job_id}.txt"

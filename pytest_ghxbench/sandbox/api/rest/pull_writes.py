@@ -16,10 +16,10 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.code import pull_files
+from pytest_ghxbench.sandbox.errors import NotFound, Refused
 from pytest_ghxbench.sandbox.operations.code import comment_on_line
 from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING_FIELD, pending_review
 from pytest_ghxbench.sandbox.operations.prs import open_pull
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 
 __all__: list[str] = []
 
@@ -58,11 +58,11 @@ def _open(ctx: Ctx) -> Any:
             body=str(body.get("body") or ""),
             draft=bool(body.get("draft")),
         )
-    except CapabilityError as exc:
-        if exc.code == "NOT_FOUND":
-            side = "base" if exc.message.startswith("base") else "head"
+    except Refused as exc:
+        if isinstance(exc, NotFound):
+            side = "base" if exc.detail.startswith("base") else "head"
             raise _invalid("PullRequest", side) from None
-        raise _custom(exc.message) from None
+        raise _custom(exc.detail) from None
     number = pull.number
     ctx.mutated = True
     ctx.headers["Location"] = ctx.links.api(f"pulls/{number}")
@@ -95,8 +95,8 @@ def _comment_on_a_line(ctx: Ctx) -> Any:
             start_line=int(start) if start is not None else None,
             start_side=str(body.get("start_side") or side),
         )  # fmt: skip
-    except CapabilityError as exc:
-        field = exc.message.split(" ", 1)[0]
-        raise _invalid("PullRequestReviewComment", field, exc.message) from None
+    except Refused as exc:
+        field = exc.detail.split(" ", 1)[0]
+        raise _invalid("PullRequestReviewComment", field, exc.detail) from None
     ctx.mutated = True
     return review_comment_json(ctx.links, pull, note)

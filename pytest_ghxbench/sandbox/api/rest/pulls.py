@@ -159,7 +159,7 @@ def _reply(ctx: Ctx, pull: PullRequest, note_id: int) -> Any:
         raise missing_field("PullRequestReviewComment", "body")
     if pending_review(ctx.world, pull) is not None:
         raise RestError(422, "Validation Failed", [ONE_PENDING_FIELD])
-    call(ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": text})
+    call(ctx, "addPullRequestReviewThreadReply", {"threadId": thread.node_id, "body": text})
     return review_comment_json(ctx.links, pull, thread.comments[-1])
 
 
@@ -197,7 +197,7 @@ def _request_reviewers(ctx: Ctx) -> Any:
     pull = _pull(ctx)
     reviewers = [str(x) for x in ctx.body.get("reviewers") or []]
     if reviewers:
-        call(ctx, "pr.reviewers.request", {**_by_number(ctx, pull), "reviewers": reviewers})
+        call(ctx, "requestReviews", {**_by_number(ctx, pull), "reviewers": reviewers})
     return pull_json(ctx.links, pull, full=False)
 
 
@@ -236,7 +236,7 @@ def _merge(ctx: Ctx) -> Any:
     }
     message_parts = {key: str(value) for key, value in given.items() if value}
     data = call(
-        ctx, "pr.merge.execute", {**_by_number(ctx, pull), "method": method, **message_parts}
+        ctx, "mergePullRequest", {**_by_number(ctx, pull), "method": method, **message_parts}
     )
     message = "Pull Request successfully merged"
     return {"sha": data["mergeCommitSha"], "merged": True, "message": message}
@@ -249,7 +249,7 @@ def _update_branch(ctx: Ctx) -> Any:
     if expected and expected != pull.head_sha:
         message = "expected head sha didn't match current head ref."
         raise RestError(422, message)
-    call(ctx, "pr.branch.update", _by_number(ctx, pull))
+    call(ctx, "updatePullRequestBranch", _by_number(ctx, pull))
     return {
         "message": "Updating pull request branch.",
         "url": ctx.links.web(f"pull/{pull.number}"),

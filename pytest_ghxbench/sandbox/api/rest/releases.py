@@ -129,10 +129,12 @@ def _create(ctx: Ctx) -> Any:
     for key, name in _FIELDS:
         if body.get(key) is not None:
             payload[name] = body[key]
-    created = call(ctx, "release.create_draft", payload)
+    created = call(ctx, "repos/create-release", payload)
     if not body.get("draft"):
         created = call(
-            ctx, "release.publish_draft", {**repo_input(ctx), "releaseId": created["id"]}
+            ctx,
+            "repos/update-release(draft: false)",
+            {**repo_input(ctx), "releaseId": created["id"]},
         )
     return release_json(ctx.links, or_not_found(ctx.world.release(created["id"])))
 
@@ -161,11 +163,11 @@ def _edit(ctx: Ctx) -> Any:
     if body.get("draft") is False and release.draft:
         keep = {k: changes.pop(k) for k in ("title", "notes", "prerelease") if k in changes}
         if changes:
-            call(ctx, "release.update", {**base, **changes})
-        call(ctx, "release.publish_draft", {**base, **keep})
+            call(ctx, "repos/update-release", {**base, **changes})
+        call(ctx, "repos/update-release(draft: false)", {**base, **keep})
     elif changes or body.get("draft") is True:
         extra = {"draft": True} if body.get("draft") else {}
-        call(ctx, "release.update", {**base, **changes, **extra})
+        call(ctx, "repos/update-release", {**base, **changes, **extra})
     return release_json(ctx.links, release)
 
 

@@ -21,6 +21,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     route,
 )
 from pytest_ghxbench.sandbox.code import pull_files
+from pytest_ghxbench.sandbox.errors import Refused
 from pytest_ghxbench.sandbox.operations.pending_reviews import (
     ONE_PENDING,
     ThreadSpot,
@@ -32,7 +33,6 @@ from pytest_ghxbench.sandbox.operations.pending_reviews import (
     thread_problems,
     visible_reviews,
 )
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewThread, World
 
 __all__: list[str] = []
@@ -41,9 +41,9 @@ _PULL = "/repos/{owner}/{repo}/pulls/{pull_number}"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)")
 _REVIEW = _PULL + "/reviews/{review_id}"
 _EVENTS = {
-    "APPROVE": "pr.review.submit_approve",
-    "REQUEST_CHANGES": "pr.review.submit_request_changes",
-    "COMMENT": "pr.review.submit_comment",
+    "APPROVE": "addPullRequestReview(event: APPROVE)",
+    "REQUEST_CHANGES": "addPullRequestReview(event: REQUEST_CHANGES)",
+    "COMMENT": "addPullRequestReview(event: COMMENT)",
 }
 
 
@@ -152,8 +152,8 @@ def _create(ctx: Ctx) -> Any:
 def _refused(action: Any) -> Any:
     try:
         return action()
-    except CapabilityError as exc:
-        raise _unprocessable(exc.message) from None
+    except Refused as exc:
+        raise _unprocessable(exc.detail) from None
 
 
 def _own_review(ctx: Ctx) -> tuple[PullRequest, Review]:

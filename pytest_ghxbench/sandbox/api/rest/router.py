@@ -38,7 +38,7 @@ from pytest_ghxbench.sandbox.api.rest.validation import body_problem
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiResponse, ApiUrls
 from pytest_ghxbench.sandbox.errors import GitHubError
 from pytest_ghxbench.sandbox.gaps import SANDBOX_FAULT, UNSERVED_ROUTE, record
-from pytest_ghxbench.sandbox.operations.registry import mutates, perform
+from pytest_ghxbench.sandbox.operations.registry import apply, mutates
 from pytest_ghxbench.sandbox.state import World
 
 __all__ = [
@@ -285,25 +285,12 @@ def served() -> list[Route]:
     return RestRouter().served()
 
 
-_STATUS = {"NOT_FOUND": 404, "VALIDATION": 422, "CONFLICT": 409, "UNSUPPORTED": 422}
-
-
-def call(ctx: Ctx, task: str, payload: Mapping[str, Any]) -> Any:
-    """Perform the world's operation for capability ``task``; its failure becomes the matching
-    HTTP error."""
-    if mutates(task):
+def call(ctx: Ctx, name: str, payload: Mapping[str, Any]) -> Any:
+    """Apply the world's operation ``name`` (GitHub's name for it); a refusal propagates as
+    :class:`~pytest_ghxbench.sandbox.errors.GitHubError`, which :func:`dispatch` answers."""
+    if mutates(name):
         ctx.mutated = True
-    envelope = perform(ctx.world, task, payload)
-    if envelope["ok"]:
-        return envelope["data"]
-    error = envelope["error"] or {}
-    message = re.sub(r"^input(?:\.\w+)*: ", "", str(error.get("message", "")))
-    status = _STATUS.get(str(error.get("code")), 422)
-    if status == 404:
-        raise RestError(404, "Not Found")
-    if status == 422:
-        raise RestError(422, "Validation Failed", [{"message": message, "code": "invalid"}])
-    raise RestError(status, message)
+    return apply(ctx.world, name, payload)
 
 
 def repo_input(ctx: Ctx) -> dict[str, Any]:

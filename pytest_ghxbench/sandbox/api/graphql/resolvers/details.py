@@ -169,14 +169,14 @@ def _replace_actors(_: Any, args: dict[str, Any], ctx: Context) -> dict[str, Any
     item = target.value
     if target.typename == "Issue":
         call_capability(
-            ctx, "issue.assignees.update", {"issueId": item.node_id, "assignees": wanted}
+            ctx, "replaceActorsForAssignable", {"issueId": item.node_id, "assignees": wanted}
         )
     else:
         change = {
             "add": [x for x in wanted if x not in item.assignees],
             "remove": [x for x in item.assignees if x not in wanted],
         }
-        call_capability(ctx, "pr.assignees.update", {**by_number(ctx, item), **change})
+        call_capability(ctx, "updatePullRequest(assigneeIds:)", {**by_number(ctx, item), **change})
     return done(data, assignable=target)
 
 

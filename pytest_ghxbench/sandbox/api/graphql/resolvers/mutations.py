@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pytest_ghxbench.sandbox import history
-from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context, capability_message
+from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     FIELD_KEY,
     GraphQLError,
@@ -27,6 +27,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.types import (
 )
 from pytest_ghxbench.sandbox.api.limits import graphql_problem
 from pytest_ghxbench.sandbox.errors import GitHubError
+from pytest_ghxbench.sandbox.operations.registry import apply, mutates
 from pytest_ghxbench.sandbox.state import Issue, PullRequest
 
 __all__ = [
@@ -44,19 +45,16 @@ __all__ = [
 A = dict[str, Any]
 C = Context
 _Node = TypeVar("_Node")
-_TYPES = {"NOT_FOUND": "NOT_FOUND", "VALIDATION": "UNPROCESSABLE", "CONFLICT": "UNPROCESSABLE"}
 
 
-def call_capability(ctx: C, task: str, payload: Mapping[str, Any]) -> Any:
+def call_capability(ctx: C, name: str, payload: Mapping[str, Any]) -> Any:
+    """Apply the world's operation ``name``; a refusal becomes GitHub's GraphQL error."""
+    if mutates(name):
+        ctx.mutated = True  # even if it then fails: a write was attempted
     try:
-        envelope = ctx.run(task, payload)
+        return apply(ctx.world, name, payload)
     except GitHubError as exc:
         raise GraphQLError(exc.graphql_message, type=exc.graphql_type) from None
-    if not envelope["ok"]:
-        error = envelope["error"] or {}
-        message = capability_message(error)
-        raise GraphQLError(message, type=_TYPES.get(str(error.get("code")), "UNPROCESSABLE"))
-    return envelope["data"]
 
 
 def input_of(args: A) -> A:
@@ -136,9 +134,7 @@ def _add_comment(_: Any, args: A, ctx: C) -> A:
     subject = issue_or_pull_node(ctx, need(data, "subjectId"))
     body = str(data.get("body") or "")
     if subject.typename == "Issue":
-        call_capability(
-            ctx, "issue.comments.create", {"issueId": subject.value.node_id, "body": body}
-        )
+        call_capability(ctx, "addComment", {"issueId": subject.value.node_id, "body": body})
     else:
         if not body.strip():
             raise GraphQLError("Body can't be blank", type="UNPROCESSABLE")
@@ -156,9 +152,9 @@ def _issue_state(closing: bool) -> Any:
         issue = issue_of(ctx, need(data, "issueId"))
         if closing:
             reason = str(data.get("stateReason") or "COMPLETED").lower()
-            call_capability(ctx, "issue.close", {"issueId": issue.node_id, "reason": reason})
+            call_capability(ctx, "closeIssue", {"issueId": issue.node_id, "reason": reason})
         else:
-            call_capability(ctx, "issue.reopen", {"issueId": issue.node_id})
+            call_capability(ctx, "reopenIssue", {"issueId": issue.node_id})
         return done(data, issue=issue)
 
     return resolve
@@ -205,31 +201,31 @@ def _update_issue(_: Any, args: A, ctx: C) -> A:
     if "title" in data or "body" in data:
         call_capability(
             ctx,
-            "issue.update",
+            "updateIssue",
             {"issueId": node, **{k: data[k] for k in ("title", "body") if k in data}},
         )
     if "labelIds" in data:
         call_capability(
             ctx,
-            "issue.labels.update",
+            "updateIssue(labelIds:)",
             {"issueId": node, "labels": label_names(ctx, data["labelIds"])},
         )
     if "assigneeIds" in data:
         call_capability(
             ctx,
-            "issue.assignees.update",
+            "replaceActorsForAssignable",
             {"issueId": node, "assignees": logins_of(ctx, data["assigneeIds"])},
         )
     if "milestoneId" in data:
         call_capability(
             ctx,
-            "issue.milestone.set",
+            "updateIssue(milestoneId:)",
             {"issueId": node, "milestoneNumber": milestone_number(ctx, data["milestoneId"])},
         )
     if data.get("state") == "CLOSED":
-        call_capability(ctx, "issue.close", {"issueId": node})
+        call_capability(ctx, "closeIssue", {"issueId": node})
     elif data.get("state") == "OPEN":
-        call_capability(ctx, "issue.reopen", {"issueId": node})
+        call_capability(ctx, "reopenIssue", {"issueId": node})
     return done(data, issue=issue)
 
 
@@ -255,7 +251,7 @@ def _create_issue(_: Any, args: A, ctx: C) -> A:
         if kind is None:
             raise GraphQLError("Could not resolve to an IssueType", type="NOT_FOUND")
         payload["issueType"] = kind.name
-    created = call_capability(ctx, "issue.create", payload)
+    created = call_capability(ctx, "createIssue", payload)
     return done(data, issue=ctx.world.issue(created["number"]))
 
 
@@ -267,7 +263,7 @@ def _repo(ctx: C) -> A:
 def _delete_issue(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
     issue = issue_of(ctx, need(data, "issueId"))
-    call_capability(ctx, "issue.delete", {"issueId": issue.node_id})
+    call_capability(ctx, "deleteIssue", {"issueId": issue.node_id})
     return done(data, repository=ctx.world)
 
 
@@ -282,7 +278,7 @@ def _labels_change(adding: bool) -> Any:
         if target.typename == "Issue":
             call_capability(
                 ctx,
-                "issue.labels.update",
+                "updateIssue(labelIds:)",
                 {"issueId": item.node_id, "labels": list(dict.fromkeys(wanted))},
             )
         else:
@@ -310,12 +306,14 @@ def _assignees_change(adding: bool) -> Any:
             )
             call_capability(
                 ctx,
-                "issue.assignees.update",
+                "replaceActorsForAssignable",
                 {"issueId": item.node_id, "assignees": list(dict.fromkeys(wanted))},
             )
         else:
             change = {"add": logins} if adding else {"remove": logins}
-            call_capability(ctx, "pr.assignees.update", {**by_number(ctx, item), **change})
+            call_capability(
+                ctx, "updatePullRequest(assigneeIds:)", {**by_number(ctx, item), **change}
+            )
         return done(data, assignable=target)
 
     return resolve
@@ -337,7 +335,7 @@ def _sub_issue(adding: bool) -> Any:
             child = issue_of(ctx, need(data, "subIssueId"))
         if adding:
             call_capability(
-                ctx, "issue.parent.set", {"issueId": child.node_id, "parentIssueId": parent.node_id}
+                ctx, "addSubIssue", {"issueId": child.node_id, "parentIssueId": parent.node_id}
             )
         else:
             if child.parent != parent.number:
@@ -345,7 +343,7 @@ def _sub_issue(adding: bool) -> Any:
                     f"Issue #{child.number} is not a sub-issue of #{parent.number}",
                     type="UNPROCESSABLE",
                 )
-            call_capability(ctx, "issue.parent.remove", {"issueId": child.node_id})
+            call_capability(ctx, "removeSubIssue", {"issueId": child.node_id})
         return done(data, issue=parent, subIssue=child)
 
     return resolve
@@ -356,7 +354,7 @@ def _blocked_by(adding: bool) -> Any:
         data = input_of(args)
         issue = issue_of(ctx, need(data, "issueId"))
         blocker = issue_of(ctx, need(data, "blockingIssueId"))
-        task = "issue.blocked_by.add" if adding else "issue.blocked_by.remove"
+        task = "addBlockedBy" if adding else "removeBlockedBy"
         call_capability(ctx, task, {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id})
         return done(data, issue=issue, blockingIssue=blocker)
 

@@ -14,8 +14,8 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import GraphQLError
 from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import done, input_of, need, register
 from pytest_ghxbench.sandbox.api.graphql.resolvers.refs import find_ref_node
 from pytest_ghxbench.sandbox.code import branch_sha, github_committer, person, refs_changed
+from pytest_ghxbench.sandbox.errors import Refused
 from pytest_ghxbench.sandbox.operations.prs import open_pull
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.state import World
 
 __all__: list[str] = []
@@ -75,8 +75,8 @@ def _create_pull(_: Any, args: A, ctx: C) -> A:
             body=str(data.get("body") or ""),
             draft=bool(data.get("draft")),
         )
-    except CapabilityError as error:
-        raise _unprocessable(error.message) from None
+    except Refused as error:
+        raise _unprocessable(error.detail) from None
     return done(data, pullRequest=pull)
 
 

@@ -41,7 +41,7 @@ def _set_thread(resolved: bool) -> Any:
         data = input_of(args)
         node = need(data, "threadId")
         call_capability(
-            ctx, "pr.comment.resolve" if resolved else "pr.comment.unresolve", {"threadId": node}
+            ctx, "resolveReviewThread" if resolved else "unresolveReviewThread", {"threadId": node}
         )
         found = ctx.world.review_thread(str(node))
         return done(data, thread=found)
@@ -52,7 +52,9 @@ def _set_thread(resolved: bool) -> Any:
 def _thread_reply(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
     node = need(data, "pullRequestReviewThreadId")
-    call_capability(ctx, "pr.comment.reply", {"threadId": node, "body": data.get("body", "")})
+    call_capability(
+        ctx, "addPullRequestReviewThreadReply", {"threadId": node, "body": data.get("body", "")}
+    )
     found = ctx.world.review_thread(str(node))
     assert found is not None
     return done(data, comment=(found[0], found[1].comments[-1]))
@@ -64,7 +66,9 @@ def _review_comment_reply(_: Any, args: A, ctx: C) -> A:
     pull, note = parent
     thread = next(t for t in pull.review_threads if note in t.comments)
     call_capability(
-        ctx, "pr.comment.reply", {"threadId": thread.node_id, "body": data.get("body", "")}
+        ctx,
+        "addPullRequestReviewThreadReply",
+        {"threadId": thread.node_id, "body": data.get("body", "")},
     )
     return done(data, comment=(pull, thread.comments[-1]))
 
@@ -76,7 +80,11 @@ def _ready(ready: bool) -> Any:
     def resolve(_: Any, args: A, ctx: C) -> A:
         data = input_of(args)
         pull = pull_of(ctx, need(data, "pullRequestId"))
-        call_capability(ctx, "pr.ready_for_review.set", {**by_number(ctx, pull), "ready": ready})
+        call_capability(
+            ctx,
+            "markPullRequestReadyForReview|convertPullRequestToDraft",
+            {**by_number(ctx, pull), "ready": ready},
+        )
         return done(data, pullRequest=pull)
 
     return resolve
@@ -88,14 +96,14 @@ def _merge(_: Any, args: A, ctx: C) -> A:
     method = str(data.get("mergeMethod") or "MERGE").lower()
     given = {"commitTitle": data.get("commitHeadline"), "commitBody": data.get("commitBody")}
     message = {key: str(value) for key, value in given.items() if value}
-    call_capability(ctx, "pr.merge.execute", {**by_number(ctx, pull), "method": method, **message})
+    call_capability(ctx, "mergePullRequest", {**by_number(ctx, pull), "method": method, **message})
     return done(data, pullRequest=pull)
 
 
 def _update_branch(_: Any, args: A, ctx: C) -> A:
     data = input_of(args)
     pull = pull_of(ctx, need(data, "pullRequestId"))
-    call_capability(ctx, "pr.branch.update", by_number(ctx, pull))
+    call_capability(ctx, "updatePullRequestBranch", by_number(ctx, pull))
     return done(data, pullRequest=pull)
 
 
@@ -104,7 +112,7 @@ def _request_reviews(_: Any, args: A, ctx: C) -> A:
     pull = pull_of(ctx, need(data, "pullRequestId"))
     logins = logins_of(ctx, data.get("userIds"))
     if logins:
-        call_capability(ctx, "pr.reviewers.request", {**by_number(ctx, pull), "reviewers": logins})
+        call_capability(ctx, "requestReviews", {**by_number(ctx, pull), "reviewers": logins})
     return done(data, pullRequest=pull)
 
 
@@ -121,7 +129,7 @@ def _request_reviews_by_login(_: Any, args: A, ctx: C) -> A:
     logins = list(dict.fromkeys([*map(str, data.get("userLogins") or []), *bots]))
     added = [login for login in logins if login not in pull.requested_reviewers]
     if added:
-        call_capability(ctx, "pr.reviewers.request", {**by_number(ctx, pull), "reviewers": added})
+        call_capability(ctx, "requestReviews", {**by_number(ctx, pull), "reviewers": added})
     kept = [r for r in pull.requested_reviewers if data.get("union") or r in logins]
     if kept != pull.requested_reviewers:
         ctx.mutated = True
@@ -138,7 +146,7 @@ def _set_assignees(ctx: C, pull: PullRequest, ids: Any) -> None:
     remove = [login for login in pull.assignees if login not in wanted]
     if add or remove:
         payload = {**by_number(ctx, pull), "add": add, "remove": remove}
-        call_capability(ctx, "pr.assignees.update", payload)
+        call_capability(ctx, "updatePullRequest(assigneeIds:)", payload)
     else:
         ctx.mutated = True
         touch(ctx.world, pull)
@@ -191,7 +199,7 @@ def _add_project_item(_: Any, args: A, ctx: C) -> A:
     url = issue_url(ctx.world, content.value.number)
     added = call_capability(
         ctx,
-        "project_v2.item.add_issue",
+        "addProjectV2ItemById",
         {"owner": project.owner, "projectNumber": project.number, "issueUrl": url},
     )
     item = next(i for i in project.items if i.id == added["itemId"])
@@ -214,7 +222,7 @@ def _set_field(clear: bool) -> Any:
                 "iterationId": "valueIterationId",
             }
             payload.update({names[k]: v for k, v in value.items() if k in names})
-        call_capability(ctx, "project_v2.item.field.update", payload)
+        call_capability(ctx, "updateProjectV2ItemFieldValue", payload)
         project = ctx.world.project_by_node_id(str(payload["projectId"]))
         assert project is not None
         item = next(i for i in project.items if i.id == payload["itemId"])

@@ -24,6 +24,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     register,
     typed_node,
 )
+from pytest_ghxbench.sandbox.errors import Refused
 from pytest_ghxbench.sandbox.operations.pending_reviews import (
     ONE_PENDING,
     ThreadSpot,
@@ -34,7 +35,6 @@ from pytest_ghxbench.sandbox.operations.pending_reviews import (
     submit_review,
     thread_problems,
 )
-from pytest_ghxbench.sandbox.operations.registry import CapabilityError
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewThread
 
 __all__: list[str] = []
@@ -42,9 +42,9 @@ __all__: list[str] = []
 A = dict[str, Any]
 C = Context
 _EVENTS = {
-    "APPROVE": "pr.review.submit_approve",
-    "REQUEST_CHANGES": "pr.review.submit_request_changes",
-    "COMMENT": "pr.review.submit_comment",
+    "APPROVE": "addPullRequestReview(event: APPROVE)",
+    "REQUEST_CHANGES": "addPullRequestReview(event: REQUEST_CHANGES)",
+    "COMMENT": "addPullRequestReview(event: COMMENT)",
 }
 
 
@@ -55,8 +55,8 @@ def _unprocessable(message: str) -> GraphQLError:
 def _refused(action: Any) -> Any:
     try:
         return action()
-    except CapabilityError as exc:
-        raise _unprocessable(exc.message) from None
+    except Refused as exc:
+        raise _unprocessable(exc.detail) from None
 
 
 def _spot(data: A) -> ThreadSpot:
