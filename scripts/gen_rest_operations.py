@@ -59,9 +59,7 @@ def slim(schema: Any, depth: int = 0) -> dict[str, Any]:
 
 def _operation(path: str, method: str, op: dict[str, Any]) -> dict[str, Any]:
     query = {
-        p["name"]: slim(p.get("schema"))
-        for p in op.get("parameters", [])
-        if p.get("in") == "query"
+        p["name"]: slim(p.get("schema")) for p in op.get("parameters", []) if p.get("in") == "query"
     }
     body: dict[str, Any] | None = None
     content = (op.get("requestBody") or {}).get("content") or {}

@@ -138,8 +138,8 @@ def refs_changed(world: World) -> None:
     from pytest_ghxbench.sandbox.workflow_files import sync_workflows
 
     world.repository.pushed_at = world.clock
+    sync_workflows(world)  # first: a workflow file pushed to the default branch runs at once
     sync_pulls(world)
-    sync_workflows(world)
 
 
 def _can_merge(world: World, base: str, head: str) -> bool:
@@ -158,6 +158,33 @@ def _can_merge(world: World, base: str, head: str) -> bool:
     return known
 
 
+def _merged_by_push(world: World, pull: PullRequest, base: str) -> None:
+    """Mark ``pull`` merged when its base branch, moved to ``base``, now holds its head (and
+    held it not before)."""
+    from pytest_ghxbench.sandbox import history
+
+    git, head, before = world.git, pull.head_sha, pull.base_sha
+    if not head or base == before or git.commit(head) is None:
+        return
+    if not git.is_ancestor(head, base):
+        return
+    if before and git.commit(before) is not None and git.is_ancestor(head, before):
+        return
+    now = world.tick()
+    pull.state, pull.merged_at, pull.closed_at, pull.updated_at = "MERGED", now, now, now
+    pull.merged_by, pull.merge_commit_sha = world.viewer, head
+    pull.mergeable, pull.merge_state_status = "UNKNOWN", "UNKNOWN"
+    history.merged(world, pull, head)
+    if pull.base_ref != world.repository.default_branch:
+        return
+    for number in pull.closing_issues:
+        issue = world.issue(number)
+        if issue is not None and issue.state == "OPEN":
+            issue.state, issue.state_reason = "CLOSED", "COMPLETED"
+            issue.closed_at = issue.updated_at = now
+            history.closed_by_merge(world, issue, pull, head)
+
+
 def sync_pulls(world: World, *, seeding: bool = False) -> None:
     """Bring every pull request in step with the repository's refs (after refs moved):
 
@@ -165,6 +192,8 @@ def sync_pulls(world: World, *, seeding: bool = False) -> None:
       head branch is gone is closed, as GitHub closes it;
     - a head branch deleted (or restored at the pull request's head) is in its history;
     - its base is its base branch's tip, and git decides whether the two merge cleanly;
+    - one whose head the base branch now holds (its commits pushed onto the base) is merged,
+      in its head commit, as GitHub marks it (:func:`_merged_by_push`);
     - ``refs/pull/<n>/head`` points at every pull request's head, as on GitHub.
 
     ``seeding``: filling in a seed's pull requests, which is not a change (no clock tick).
@@ -175,7 +204,7 @@ def sync_pulls(world: World, *, seeding: bool = False) -> None:
 
     git = world.git
     if not seeding:
-        note_ref_moves(world)  # the runs a push would start (a gap: none start)
+        note_ref_moves(world)  # the workflow runs a push starts
     refs = git.refs()
     for pull in world.pull_requests:
         head = refs.get(f"refs/heads/{pull.head_ref}")
@@ -191,6 +220,8 @@ def sync_pulls(world: World, *, seeding: bool = False) -> None:
                 if not seeding:
                     pull.updated_at = world.tick()
             base = refs.get(f"refs/heads/{pull.base_ref}")
+            if base is not None and pull.state == "OPEN" and not seeding:
+                _merged_by_push(world, pull, base)
             if base is not None and pull.state == "OPEN":
                 pull.base_sha = base
                 fits = _can_merge(world, base, pull.head_sha)

@@ -12,10 +12,13 @@ __all__ = [
     "Comment",
     "Issue",
     "IssueState",
+    "LockReason",
     "MergeStateStatus",
     "Mergeable",
     "PullRequest",
     "PullState",
+    "Reaction",
+    "ReactionContent",
     "Review",
     "ReviewComment",
     "ReviewState",
@@ -31,6 +34,28 @@ Mergeable = Literal["MERGEABLE", "CONFLICTING", "UNKNOWN"]
 MergeStateStatus = Literal[
     "BEHIND", "BLOCKED", "CLEAN", "DIRTY", "DRAFT", "HAS_HOOKS", "UNKNOWN", "UNSTABLE"
 ]
+LockReason = Literal["off-topic", "too heated", "resolved", "spam"]
+"""As GitHub's REST API names it (GraphQL: ``OFF_TOPIC``, ``TOO_HEATED``...)."""
+ReactionContent = Literal["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"]
+"""A reaction as GitHub's REST API names it (GraphQL: ``THUMBS_UP``, ``THUMBS_DOWN``...)."""
+
+
+def _without_empty(data: Any, *keys: str) -> Any:
+    # a field added later dumps only once it holds something: stored worlds (and the digests
+    # taken of them) stay the same
+    if isinstance(data, dict):
+        for key in keys:
+            if not data.get(key):
+                data.pop(key, None)
+    return data
+
+
+class Reaction(StateModel):
+    id: int
+    node_id: str = ""
+    user: str
+    content: ReactionContent
+    created_at: str
 
 
 class Comment(StateModel):
@@ -61,9 +86,16 @@ class Issue(StateModel):
     """The number of the parent issue; sub-issues are derived from it (see World.sub_issues)."""
     blocked_by: list[int] = Field(default_factory=list)
     locked: bool = False
+    active_lock_reason: LockReason | None = None
+    """Why the conversation is locked, when it is and a reason was given."""
     created_at: str = "2025-01-01T00:00:00Z"
     updated_at: str = "2025-01-01T00:00:00Z"
     closed_at: str | None = None
+    reactions: list[Reaction] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_unset_additions(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _without_empty(handler(self), "reactions", "active_lock_reason")
 
 
 class Review(StateModel):
@@ -109,12 +141,7 @@ class ReviewThread(StateModel):
 
     @model_serializer(mode="wrap")
     def _without_unset_start_side(self, handler: SerializerFunctionWrapHandler) -> Any:
-        # a thread without a start side dumps as it did before the field existed: stored
-        # worlds and the digests taken of them stay the same
-        data = handler(self)
-        if isinstance(data, dict) and data.get("start_side") is None:
-            data.pop("start_side", None)
-        return data
+        return _without_empty(handler(self), "start_side")
 
 
 class PullRequest(StateModel):
@@ -150,3 +177,8 @@ class PullRequest(StateModel):
     merged_at: str | None = None
     merged_by: str | None = None
     merge_commit_sha: str | None = None
+    reactions: list[Reaction] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_no_reactions(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _without_empty(handler(self), "reactions")

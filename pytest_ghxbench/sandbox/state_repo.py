@@ -3,9 +3,9 @@ branches and tags are in the world's git repository)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Base64Bytes, Field
+from pydantic import Base64Bytes, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pytest_ghxbench.sandbox.state_base import StateModel
 
@@ -85,6 +85,20 @@ class Milestone(StateModel):
     description: str = ""
     state: Literal["OPEN", "CLOSED"] = "OPEN"
     due_on: str | None = None
+    created_at: str | None = None
+    """``None``: made with the repository (a seeded milestone)."""
+    updated_at: str | None = None
+    closed_at: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_unset_times(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # fields added later dump only once set: stored worlds stay the same
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in ("created_at", "updated_at", "closed_at"):
+                if data.get(key) is None:
+                    data.pop(key, None)
+        return data
 
 
 class IssueType(StateModel):

@@ -1,16 +1,16 @@
-"""Workflow runs GitHub starts by itself, which the sandbox does not start: a push to a branch
-runs the workflows whose ``on: push`` takes that branch, and opening a pull request or pushing to
-its head branch runs those whose ``on: pull_request`` takes its base branch (activity types
-``opened``, ``synchronize``). The sandbox runs only what a client asks for (a dispatch, a re-run;
-:mod:`~pytest_ghxbench.sandbox.operations.run_progress`), so a push or a pull request that would
-have started a run on GitHub is recorded as the ``unsupported`` gap :data:`PUSH_RUNS` or
-:data:`PULL_REQUEST_RUNS`: the item's numbers may then miss a run its agent would have seen.
+"""Workflow runs GitHub starts by itself, and so does the sandbox: a push to a branch runs the
+workflows whose ``on: push`` takes that branch, and opening a pull request or pushing to its head
+branch runs those whose ``on: pull_request`` takes its base branch (activity types ``opened``,
+``synchronize``). Each run is queued and progresses on the world's clock as a dispatched run
+does (:mod:`~pytest_ghxbench.sandbox.operations.run_progress`).
 
-Which workflows a push would run is read as GitHub reads it: the workflow files of the pushed
-commit (the pull request's head), an active workflow's (a disabled one runs nothing), the
-trigger's ``branches``/``branches-ignore`` patterns (``*``, ``**``, ``?``, ``!``) and ``types``;
-a trigger with only ``tags`` runs on no branch push. ``paths`` filters are not evaluated (the
-workflow counts as running).
+Which workflows a push runs is read as GitHub reads it: the workflow files of the pushed commit
+(the pull request's head), an active workflow's (a disabled one runs nothing), the trigger's
+``branches``/``branches-ignore`` patterns (``*``, ``**``, ``?``, ``!``) and ``types``; a trigger
+with only ``tags`` runs on no branch push. ``paths`` filters are not evaluated (the workflow
+counts as running). A matching file the world lists no workflow for (one only on another branch
+than the default) starts nothing: the ``unsupported`` gap :data:`PUSH_RUNS` or
+:data:`PULL_REQUEST_RUNS`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ from typing import Any
 import yaml
 
 from pytest_ghxbench.sandbox.gaps import record_unsupported
-from pytest_ghxbench.sandbox.state import PullRequest, World
+from pytest_ghxbench.sandbox.state import PullRequest, Workflow, World
 
 __all__ = ["PULL_REQUEST_RUNS", "PUSH_RUNS", "note_pull_opened", "note_ref_moves", "would_run"]
 
-PUSH_RUNS = "workflow runs triggered by push (not started)"
-PULL_REQUEST_RUNS = "workflow runs triggered by pull_request (not started)"
+PUSH_RUNS = "workflow runs triggered by push of a workflow file not on the default branch"
+PULL_REQUEST_RUNS = (
+    "workflow runs triggered by pull_request of a workflow file not on the default branch"
+)
 _FOLDER = ".github/workflows"
 
 
@@ -79,11 +81,16 @@ def would_run(text: str, event: str, branch: str, activity: str | None = None) -
     return not (event == "push" and ("tags" in spec or "tags-ignore" in spec))
 
 
-def _runs_any(world: World, commit: str, event: str, branch: str, activity: str | None) -> bool:
+def _matching(
+    world: World, commit: str, event: str, branch: str, activity: str | None
+) -> list[Workflow | None]:
+    """The workflows of ``commit``'s files that run on ``event`` (None for a file the world
+    lists no workflow for)."""
     git = world.git
     folder = git.entry(commit, _FOLDER)
     if folder is None or folder.type != "tree":
-        return False
+        return []
+    found: list[Workflow | None] = []
     for entry in git.tree(folder.sha) or []:
         if entry.type != "blob" or not entry.name.endswith((".yml", ".yaml")):
             continue
@@ -92,30 +99,56 @@ def _runs_any(world: World, commit: str, event: str, branch: str, activity: str 
             continue
         text = (git.blob(entry.sha) or b"").decode("utf-8", "replace")
         if would_run(text, event, branch, activity):
-            return True
-    return False
+            found.append(flow)
+    return found
+
+
+def _start(world: World, flows: list[Workflow | None], gap: str, **run: Any) -> None:
+    from pytest_ghxbench.sandbox.operations.workflows import start_run
+
+    for flow in flows:
+        if flow is None:
+            # gap: GitHub runs a workflow file it has not listed yet; the sandbox cannot
+            record_unsupported(gap)
+        else:
+            start_run(world, flow, **run)
 
 
 def note_ref_moves(world: World) -> None:
-    """Record what the branches that moved since the last call would have run on GitHub: a
-    push's workflows, and the ``synchronize`` workflows of the open pull requests from them."""
+    """Start what the branches that moved since the last call run on GitHub: a push's
+    workflows, and the ``synchronize`` workflows of the open pull requests from them."""
     before, now = world.git.ref_moves()
     for name, sha in now.items():
         branch = name.removeprefix("refs/heads/")
         if branch == name or before.get(name) == sha:
             continue
-        if _runs_any(world, sha, "push", branch, None):
-            # gap: GitHub would start the push's workflow runs; the sandbox starts none
-            record_unsupported(PUSH_RUNS)
-        pulls = [p for p in world.pull_requests if (p.state, p.head_ref) == ("OPEN", branch)]
-        bases = {p.base_ref for p in pulls}
-        if any(_runs_any(world, sha, "pull_request", base, "synchronize") for base in bases):
-            # gap: GitHub would run the pull request's workflows again; none start
-            record_unsupported(PULL_REQUEST_RUNS)
+        commit = world.git.commit(sha)
+        title = commit.title if commit is not None else branch
+        flows = _matching(world, sha, "push", branch, None)
+        _start(world, flows, PUSH_RUNS, event="push", branch=branch, head=sha, title=title)
+        for pull in world.pull_requests:
+            if (pull.state, pull.head_ref) == ("OPEN", branch):
+                _pull_request_runs(world, pull, sha, "synchronize")
+
+
+def _pull_request_runs(world: World, pull: PullRequest, head: str, activity: str) -> None:
+    flows = _matching(world, head, "pull_request", pull.base_ref, activity)
+    _start(
+        world,
+        flows,
+        PULL_REQUEST_RUNS,
+        event="pull_request",
+        branch=pull.head_ref,
+        head=head,
+        title=pull.title,
+        pulls=(pull.number,),
+    )
 
 
 def note_pull_opened(world: World, pull: PullRequest) -> None:
-    """Record the runs opening ``pull`` would have started on GitHub."""
-    if pull.head_sha and _runs_any(world, pull.head_sha, "pull_request", pull.base_ref, "opened"):
-        # gap: GitHub would start the new pull request's workflow runs; the sandbox starts none
-        record_unsupported(PULL_REQUEST_RUNS)
+    """Start the runs opening ``pull`` starts on GitHub (its checks then pending)."""
+    from pytest_ghxbench.sandbox.operations.prs import merge_state
+
+    if pull.head_sha:
+        _pull_request_runs(world, pull, pull.head_sha, "opened")
+        pull.merge_state_status = merge_state(world, pull)

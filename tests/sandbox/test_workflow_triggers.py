@@ -1,6 +1,7 @@
-"""A push or a new pull request that would start workflow runs on GitHub starts none in the
-sandbox, and says so: the item records the ``unsupported`` gap, exactly when GitHub's triggers
-(``on: push`` with its branch filters, ``on: pull_request``) would have run a workflow."""
+"""A push or a new pull request starts the workflow runs GitHub starts, exactly when GitHub's
+triggers (``on: push`` with its branch filters, ``on: pull_request``) take it; they progress on
+the world's clock as dispatched runs do. A workflow file the world lists no workflow for (only
+on another branch) starts nothing, and the item records the ``unsupported`` gap."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from pytest_ghxbench.sandbox.api.rest import RestRouter, handle
 from pytest_ghxbench.sandbox.api.types import ApiRequest, ApiUrls
 from pytest_ghxbench.sandbox.gaps import GapLog, request_scope
 from pytest_ghxbench.sandbox.manifest import fresh_world
+from pytest_ghxbench.sandbox.operations.run_progress import QUEUED_SECONDS
 from pytest_ghxbench.sandbox.state import World
-from pytest_ghxbench.sandbox.workflow_triggers import PULL_REQUEST_RUNS, PUSH_RUNS, would_run
+from pytest_ghxbench.sandbox.workflow_triggers import PUSH_RUNS, would_run
 
 ROUTER = RestRouter()
 
@@ -42,8 +44,10 @@ def gaps_of(world: World, method: str, target: str, body: Any = None) -> list[st
     return [g["detail"] for g in log.entries() if g["kind"] == "unsupported"]
 
 
-def put_file(world: World, branch: str, path: str = "NOTES.md") -> list[str]:
-    content = base64.b64encode(b"a note\n").decode()
+def put_file(
+    world: World, branch: str, path: str = "NOTES.md", text: bytes = b"a note\n"
+) -> list[str]:
+    content = base64.b64encode(text).decode()
     body = {"message": "Add a note", "content": content, "branch": branch}
     return gaps_of(world, "PUT", f"{REPO}/contents/{path}", body)
 
@@ -81,32 +85,89 @@ def test_triggers_are_read_as_github_reads_them(
     assert would_run(text, event, branch, activity) is expected
 
 
-def test_a_push_to_main_would_run_ci_and_is_a_gap() -> None:
+Started = tuple[str, str, str, list[int]]
+
+
+def started(world: World, since: int) -> list[Started]:
+    """The runs started after the first ``since``: workflow, event, branch, pull requests."""
+    return [(r.name, r.event, r.head_branch, r.pull_requests) for r in world.workflow_runs[since:]]
+
+
+def test_a_push_to_main_runs_ci() -> None:
     world = fresh_world()
     runs = len(world.workflow_runs)
-    assert put_file(world, "main") == [PUSH_RUNS]
-    assert len(world.workflow_runs) == runs  # nothing was faked into existence
+    put_file(world, "main")
+    assert started(world, runs) == [("CI", "push", "main", [])]
+    run = world.workflow_runs[-1]
+    assert run.head_sha == world.git.ref("refs/heads/main")
+    assert (run.display_title, run.status, run.actor) == ("Add a note", "queued", world.viewer)
 
 
-def test_a_push_to_a_pull_requests_branch_would_run_its_checks() -> None:
+def test_a_push_to_a_pull_requests_branch_runs_its_checks() -> None:
     world = fresh_world()
-    assert put_file(world, "fix/compaction-lock") == [PULL_REQUEST_RUNS]
+    runs = len(world.workflow_runs)
+    put_file(world, "fix/compaction-lock")
+    assert started(world, runs) == [("CI", "pull_request", "fix/compaction-lock", [7])]
+    pull = world.pull_request(7)
+    assert pull is not None and world.workflow_runs[-1].head_sha == pull.head_sha
+    assert world.workflow_runs[-1].display_title == pull.title
 
 
-def test_a_push_that_runs_nothing_on_github_is_no_gap() -> None:
+def test_a_push_that_runs_nothing_on_github_starts_nothing() -> None:
     world = fresh_world()
+    runs = len(world.workflow_runs)
     branch = {"ref": "refs/heads/scratch", "sha": world.git.ref("refs/heads/main")}
     assert gaps_of(world, "POST", f"{REPO}/git/refs", branch) == []  # no push trigger takes it
     assert put_file(world, "scratch") == []
+    assert started(world, runs) == []
 
 
-def test_opening_a_pull_request_would_run_ci() -> None:
+def test_opening_a_pull_request_runs_ci() -> None:
     world = fresh_world()
     main = world.git.ref("refs/heads/main")
     gaps_of(world, "POST", f"{REPO}/git/refs", {"ref": "refs/heads/topic", "sha": main})
     put_file(world, "topic")
+    runs = len(world.workflow_runs)
     pull = {"title": "A topic", "head": "topic", "base": "main"}
-    assert gaps_of(world, "POST", f"{REPO}/pulls", pull) == [PULL_REQUEST_RUNS]
+    gaps_of(world, "POST", f"{REPO}/pulls", pull)
+    number = world.pull_requests[-1].number
+    assert started(world, runs) == [("CI", "pull_request", "topic", [number])]
+    assert world.pull_requests[-1].merge_state_status == "UNSTABLE"  # its checks are pending
+
+
+def test_a_pushed_run_runs_on_the_wall_clock() -> None:
+    world, wall = fresh_world(), [1000.0]
+    world.use_wall_clock(lambda: wall[0])
+    put_file(world, "main")
+    run = world.workflow_runs[-1]
+
+    def state() -> tuple[str, str | None]:
+        gaps_of(world, "GET", f"{REPO}/actions/runs/{run.id}")  # the clock moves before it
+        return run.status, run.conclusion
+
+    assert state() == ("queued", None)
+    wall[0] += QUEUED_SECONDS + 0.5
+    assert state() == ("in_progress", None)
+    wall[0] += 60
+    assert state() == ("completed", "success")
+
+
+def test_a_workflow_file_the_world_does_not_list_is_a_gap() -> None:
+    world = fresh_world()
+    runs = len(world.workflow_runs)
+    gaps_of(
+        world,
+        "POST",
+        f"{REPO}/git/refs",
+        {"ref": "refs/heads/scratch", "sha": world.git.ref("refs/heads/main")},
+    )
+    flow = b"on: push\njobs: {build: {runs-on: ubuntu-latest, steps: [{run: make}]}}\n"
+    assert put_file(world, "scratch", ".github/workflows/new.yml", flow) == [PUSH_RUNS]
+    assert started(world, runs) == []
+    # on the default branch it is a workflow at once: it runs, and so does CI
+    never_run = "a workflow job never run before (it succeeds, with no log)"
+    assert put_file(world, "main", ".github/workflows/new.yml", flow) == [never_run]
+    assert {r[0] for r in started(world, runs)} == {"CI", ".github/workflows/new.yml"}
 
 
 def test_a_disabled_workflow_runs_nothing() -> None:
@@ -115,5 +176,7 @@ def test_a_disabled_workflow_runs_nothing() -> None:
     ci = world.workflow("ci.yml")
     assert ci is not None
     ci.state = "disabled_manually"
+    runs = len(world.workflow_runs)
     assert put_file(world, "main") == []
     assert put_file(world, "fix/compaction-lock") == []
+    assert started(world, runs) == []

@@ -10,16 +10,17 @@ private, archived; ``type:`` also an issue type, ``type:Bug``), ``state:``, ``re
 label, milestone, project, type), ``milestone:``, ``project:`` (``owner/number``), ``linked:``,
 ``parent-issue:``/``sub-issue:`` (``owner/repo#n``), ``head:``, ``base:``, ``draft:``,
 ``review:``, ``review-requested:``/``user-review-requested:``, ``reviewed-by:``,
-``language:``, ``archived:``, ``in:`` (title, body, comments), ``created:``/``updated:``/
-``closed:``/``merged:``/``comments:``/``reactions:``/``interactions:`` ranges (the world keeps
-no reactions: every item has none), and free words (in the title or body unless ``in:`` says
-otherwise). ``@me`` stands for the viewer.
+``status:`` (the rollup of a pull request's head commit checks), ``language:``, ``archived:``,
+``in:`` (title, body, comments), ``created:``/``updated:``/``closed:``/``merged:``/
+``comments:``/``reactions:``/``interactions:`` ranges (the world keeps no reactions: every item
+has none), and free words (in the title, body or comments unless ``in:`` says otherwise).
+``@me`` stands for the viewer.
 
 Order: ``sort:`` (:data:`SORTS`, ``-asc``/``-desc``), else the REST ``sort``/``order``
 parameters, else best match: the items with the words in their title first, then the newest.
 
 Not evaluated, and so recorded (:meth:`~.search_syntax.Query.account`): :data:`UNEVALUATED`
-(commit status, teams) and ``is:queued``; they match nothing. A ``repo:``, ``user:`` or
+(teams) and ``is:queued``; they match nothing. A ``repo:``, ``user:`` or
 ``org:`` naming nothing that exists, or a person qualifier naming no account, is refused with
 GitHub's words (:class:`~.search_syntax.SearchRefused`).
 """
@@ -58,7 +59,7 @@ _PEOPLE = (
     "author", "assignee", "mentions", "commenter", "involves", "reviewed-by",
     "review-requested", "user-review-requested",
 )  # fmt: skip
-UNEVALUATED = frozenset({"status", "team", "team-review-requested"})
+UNEVALUATED = frozenset({"team", "team-review-requested"})
 """Qualifiers of GitHub's issue search that the sandbox does not evaluate."""
 _UNEVALUATED_IS = frozenset({"queued"})
 QUALIFIERS = frozenset(
@@ -193,7 +194,7 @@ def _fields(terms: list[Term]) -> set[str]:
 
 def _text(item: Item, fields: set[str]) -> str:
     texts = []
-    for field in fields or {"title", "body"}:
+    for field in fields or {"title", "body", "comments"}:
         if field == "comments":
             texts += [c.body for c in item.comments]
         elif field in ("title", "body"):

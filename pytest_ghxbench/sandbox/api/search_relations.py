@@ -2,7 +2,7 @@
 (:mod:`.search` evaluates the rest): ``linked:``, ``parent-issue:``, ``sub-issue:``,
 ``project:``, ``reason:``, ``language:``, ``archived:``; and of pull requests ``head:``,
 ``base:``, ``draft:``, ``merged:``, ``review:``, ``review-requested:``,
-``user-review-requested:`` and ``reviewed-by:`` (an issue has none of these)."""
+``user-review-requested:``, ``reviewed-by:`` and ``status:`` (an issue has none of these)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import re
 
 from pytest_ghxbench.sandbox.api.linguist import primary_language
 from pytest_ghxbench.sandbox.api.search_syntax import in_range
+from pytest_ghxbench.sandbox.operations.actions import check_bucket, latest_checks
 from pytest_ghxbench.sandbox.operations.prs import review_decision
 from pytest_ghxbench.sandbox.state import Issue, PullRequest, World
 
@@ -17,7 +18,7 @@ __all__ = ["PULL_QUALIFIERS", "RELATIONS", "in_projects", "pull_qualifier", "rel
 
 PULL_QUALIFIERS = frozenset(
     {"head", "base", "draft", "merged", "review", "review-requested", "user-review-requested",
-     "reviewed-by"}
+     "reviewed-by", "status"}
 )  # fmt: skip
 RELATIONS = frozenset(
     {"linked", "parent-issue", "sub-issue", "project", "reason", "language", "archived"}
@@ -45,6 +46,18 @@ def _review(world: World, pull: PullRequest) -> str:
     return "none" if all(r.state == "PENDING" for r in pull.reviews) else ""
 
 
+def _status(world: World, pull: PullRequest) -> str:
+    """The combined state of the head commit's checks (the world keeps no commit statuses):
+    empty without any, so that no ``status:`` value matches."""
+    checks = latest_checks(world, pull.head_sha)
+    buckets = {check_bucket(c) if c.status == "completed" else "pending" for c in checks}
+    if not buckets:
+        return ""
+    if buckets & {"fail", "cancel"}:
+        return "failure"
+    return "pending" if "pending" in buckets else "success"
+
+
 def pull_qualifier(world: World, pull: PullRequest, name: str, value: str) -> bool:
     login = (world.viewer if value == "@me" else value).casefold()
     if name == "head":
@@ -57,6 +70,8 @@ def pull_qualifier(world: World, pull: PullRequest, name: str, value: str) -> bo
         return pull.merged_at is not None and in_range(value, pull.merged_at)
     if name == "review":
         return _review(world, pull) == value.lower()
+    if name == "status":
+        return _status(world, pull) == value.lower()
     if name in ("review-requested", "user-review-requested"):
         return login in {r.casefold() for r in pull.requested_reviewers}
     return login in {r.author.casefold() for r in pull.reviews if r.state != "PENDING"}

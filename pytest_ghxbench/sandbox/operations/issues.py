@@ -17,6 +17,7 @@ from pytest_ghxbench.sandbox.state import Issue, Label, World
 
 __all__ = [
     "assignable",
+    "can_push",
     "issue_by_id",
     "issue_data",
     "issue_summary",
@@ -97,6 +98,12 @@ def assignable(world: World, logins: list[str]) -> list[str]:
     """The logins without repeats; every one must be a collaborator."""
     require_collaborators(world, logins)
     return list(dict.fromkeys(logins))
+
+
+def can_push(world: World, login: str) -> bool:
+    """Whether ``login`` has write access to the repository: its owner or a collaborator (the
+    world models no read-only collaborators)."""
+    return login == world.repository.owner or login in world.collaborators
 
 
 def touch(world: World, issue: Issue) -> None:

@@ -11,10 +11,10 @@ hunk. The REST and GraphQL APIs word the refusals their own ways (:func:`thread_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pytest_ghxbench.sandbox.code import pull_files
-from pytest_ghxbench.sandbox.errors import Unprocessable
+from pytest_ghxbench.sandbox.errors import GitHubError, Unprocessable
 from pytest_ghxbench.sandbox.git.diff import commentable_lines
 from pytest_ghxbench.sandbox.operations.prs import touch
 from pytest_ghxbench.sandbox.state import PullRequest, Review, ReviewComment, ReviewThread, World
@@ -24,6 +24,7 @@ __all__ = [
     "ONE_PENDING_FIELD",
     "ThreadSpot",
     "add_thread",
+    "check_submission",
     "delete_review",
     "pending_review",
     "start_review",
@@ -186,6 +187,28 @@ def start_review(
 
 
 _OWN_PULL = {"APPROVE": "approve", "REQUEST_CHANGES": "request changes on"}
+NEEDS_COMMENT = "You need to leave a comment indicating the requested changes."
+
+
+def check_submission(
+    world: World, pull: PullRequest, event: str, body: str | None, *, threads: bool
+) -> None:
+    """Refuse what GitHub refuses to submit as ``event``: an unknown event, approving or
+    requesting changes on one's own pull request, and a REQUEST_CHANGES or COMMENT review
+    that says nothing (neither a body nor a comment on a line)."""
+    if event not in _STATES:
+        raise _refusal(f"Unknown review event: {event}")
+    if pull.author == world.viewer and event in _OWN_PULL:
+        raise _refusal(f"Can not {_OWN_PULL[event]} your own pull request")
+    if event != "APPROVE" and not (body or "").strip() and not threads:
+        verb = event.lower()
+        raise _refusal(NEEDS_COMMENT, f"Could not {verb} for pull request review. {NEEDS_COMMENT}")
+
+
+def _refusal(text: str, graphql: str | None = None) -> GitHubError:
+    """A review refused as GitHub's REST API words it: ``Unprocessable Entity`` and the text."""
+    plain: list[Any] = [text]  # GitHub lists review refusals as bare strings
+    return GitHubError(422, "Unprocessable Entity", plain, graphql=graphql or text)
 
 
 def submit_review(
@@ -194,13 +217,11 @@ def submit_review(
     """Submit the pending ``review`` with ``event``: it and its threads become visible."""
     if review.state != "PENDING":
         raise Unprocessable("Review has already been submitted.")
-    if event not in _STATES:
-        raise Unprocessable(f"Unknown review event: {event}")
-    if pull.author == world.viewer and event in _OWN_PULL:
-        raise Unprocessable(f"Can not {_OWN_PULL[event]} your own pull request")
+    threads = any(t.comments and t.comments[0].review_id == review.id for t in pull.review_threads)
+    text = review.body if body is None else body
+    check_submission(world, pull, event, text, threads=threads)
     review.state = _STATES[event]
-    if body is not None:
-        review.body = body
+    review.body = text
     review.submitted_at = world.tick()
     pull.requested_reviewers = [r for r in pull.requested_reviewers if r != world.viewer]
     touch(world, pull)

@@ -7,8 +7,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pytest_ghxbench.sandbox import history
-from pytest_ghxbench.sandbox.errors import Conflict, NotFound, Unprocessable
-from pytest_ghxbench.sandbox.operations.pending_reviews import ONE_PENDING, pending_review
+from pytest_ghxbench.sandbox.errors import GitHubError, NotFound, Unprocessable
+from pytest_ghxbench.sandbox.operations.pending_reviews import (
+    ONE_PENDING,
+    check_submission,
+    pending_review,
+)
 from pytest_ghxbench.sandbox.operations.prs import (
     find_pull,
     pull_url,
@@ -98,13 +102,11 @@ _STATES: dict[Event, Literal["APPROVED", "COMMENTED", "CHANGES_REQUESTED"]] = {
     "COMMENT": "COMMENTED",
     "REQUEST_CHANGES": "CHANGES_REQUESTED",
 }
-_OWN_PULL = {"APPROVE": "approve", "REQUEST_CHANGES": "request changes on"}
 
 
 def _submit(world: World, input: dict[str, Any], event: Event) -> dict[str, Any]:
     pull = find_pull(world, input)
-    if pull.author == world.viewer and event in _OWN_PULL:
-        raise Conflict(f"Can not {_OWN_PULL[event]} your own pull request")
+    check_submission(world, pull, event, input.get("body"), threads=False)
     if pending_review(world, pull) is not None:
         # GitHub refuses a new review, even a submitted one, while the user has a pending one
         raise Unprocessable(ONE_PENDING)
@@ -167,3 +169,21 @@ def pr_reviewers_request(world: World, input: dict[str, Any]) -> dict[str, Any]:
         )
         touch(world, pull)
     return {"prNumber": pull.number, "reviewers": list(pull.requested_reviewers), "updated": True}
+
+
+@operation("dismissPullRequestReview")
+def pr_review_dismiss(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    """Dismiss a submitted approval or change request (``reviewId``) with ``message``: it
+    counts no more towards the review decision."""
+    pull = find_pull(world, input)
+    review = next((r for r in pull.reviews if r.id == input["reviewId"]), None)
+    if review is None or (review.state == "PENDING" and review.author != world.viewer):
+        raise NotFound(
+            f"Could not resolve to a PullRequestReview with the id of '{input['reviewId']}'."
+        )
+    if review.state not in ("APPROVED", "CHANGES_REQUESTED"):
+        message = f"Can not dismiss a {review.state.lower()} pull request review"
+        raise GitHubError(422, message)
+    review.state = "DISMISSED"
+    touch(world, pull)
+    return {"prNumber": pull.number, "id": review.node_id, "state": review.state}

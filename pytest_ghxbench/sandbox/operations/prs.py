@@ -5,7 +5,7 @@ lookups and renderings the other pull request operations share.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.code import (
@@ -31,8 +31,10 @@ __all__ = [
     "merge_state",
     "open_pull",
     "pull_url",
+    "require_base",
     "require_mergeable",
     "require_open",
+    "require_state",
     "review_decision",
     "touch",
 ]
@@ -187,10 +189,69 @@ def open_pull(
     return pull
 
 
-# ---------------------------------------------------------------- reads
-
-
 # ---------------------------------------------------------------- mutations
+
+
+def require_base(world: World, pull: PullRequest, base: str) -> None:
+    """GitHub's 422 unless branch ``base`` can become ``pull``'s base."""
+    if pull.state != "OPEN":
+        message = "Cannot change the base branch of a closed pull request"
+        raise GitHubError.validation("PullRequest", "base", "invalid", message=message)
+    if branch_sha(world, base) is None:
+        message = f"Proposed base branch '{base}' was not found"
+        raise GitHubError.validation("PullRequest", "base", "invalid", message=message)
+
+
+def require_state(world: World, pull: PullRequest, state: str) -> None:
+    """GitHub's 422 when ``pull`` cannot become ``state`` (``OPEN``/``CLOSED``): a merged
+    pull request cannot be reopened, nor one whose head branch is gone."""
+    if state != "OPEN" or pull.state == "OPEN":
+        return
+    if pull.state == "MERGED":
+        reason = "The pull request cannot be reopened."
+    elif branch_sha(world, pull.head_ref) is None:
+        reason = f"The {pull.head_ref} branch has been deleted."
+    else:
+        return
+    message = f"state cannot be changed. {reason}"
+    raise GitHubError.validation("PullRequest", "state", "custom", message=message)
+
+
+@operation("updatePullRequest(baseRefName:)")
+def pr_base_update(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    pull = find_pull(world, input)
+    base = str(input["baseRefName"])
+    require_base(world, pull, base)
+    if base != pull.base_ref:
+        with history.tracked(world, pull):
+            pull.base_ref = base
+            sync_pulls(world)
+            touch(world, pull)
+    return {"prNumber": pull.number, "baseRefName": pull.base_ref}
+
+
+def _set_state(
+    world: World, input: dict[str, Any], state: Literal["OPEN", "CLOSED"]
+) -> dict[str, Any]:
+    pull = find_pull(world, input)
+    require_state(world, pull, state)
+    if pull.state not in (state, "MERGED"):
+        with history.tracked(world, pull):
+            now = world.tick()
+            pull.state, pull.updated_at = state, now
+            pull.closed_at = now if state == "CLOSED" else None
+            pull.merge_state_status = merge_state(world, pull)
+    return {"prNumber": pull.number, "state": pull.state}
+
+
+@operation("closePullRequest")
+def pr_close(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    return _set_state(world, input, "CLOSED")
+
+
+@operation("reopenPullRequest")
+def pr_reopen(world: World, input: dict[str, Any]) -> dict[str, Any]:
+    return _set_state(world, input, "OPEN")
 
 
 @operation("updatePullRequest(assigneeIds:)")

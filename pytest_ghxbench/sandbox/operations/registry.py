@@ -43,9 +43,11 @@ OPERATION_MODULES: tuple[str, ...] = (
     "issue_metadata",
     "issue_relations",
     "issues",
+    "milestones",
     "pr_reviews",
     "projects",
     "prs",
+    "reactions",
     "releases",
     "workflows",
 )

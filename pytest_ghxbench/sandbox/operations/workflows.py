@@ -17,7 +17,7 @@ from pytest_ghxbench.sandbox.operations.registry import (
 from pytest_ghxbench.sandbox.operations.run_progress import dispatch_plan, start_attempt
 from pytest_ghxbench.sandbox.state import Workflow, WorkflowRun, World
 
-__all__ = ["find_workflow"]
+__all__ = ["find_workflow", "start_run"]
 
 
 def find_workflow(world: World, key: int | str) -> Workflow:
@@ -78,6 +78,42 @@ def _check_inputs(given: dict[str, Any], declared: dict[str, Any]) -> None:
             raise GitHubError(422, f"Required input '{name}' not provided")
 
 
+def start_run(
+    world: World,
+    flow: Workflow,
+    event: str,
+    branch: str,
+    head: str,
+    title: str,
+    pulls: tuple[int, ...] = (),
+) -> WorkflowRun:
+    """A new run of ``flow`` on commit ``head`` of ``branch``, started by ``event`` now (queued;
+    it then progresses on the world's clock, :mod:`.run_progress`)."""
+    now = world.tick()
+    numbers = [r.run_number for r in world.workflow_runs if r.workflow_id == flow.id]
+    run = WorkflowRun(
+        id=world.next_id(),
+        workflow_id=flow.id,
+        name=flow.name,
+        display_title=title,
+        run_number=max(numbers, default=0) + 1,
+        event=event,
+        status="queued",
+        conclusion=None,
+        head_branch=branch,
+        head_sha=head,
+        actor=world.viewer,
+        pull_requests=list(pulls),
+        created_at=now,
+        updated_at=now,
+    )
+    run.node_id = world.node("WFR", run.id)
+    plan, run.replays = dispatch_plan(world, flow, head)
+    world.workflow_runs.append(run)
+    start_attempt(world, run, plan, now)
+    return run
+
+
 @operation("actions/create-workflow-dispatch")
 def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
     require_repo(world, input)
@@ -89,27 +125,7 @@ def dispatch_workflow(world: World, input: dict[str, Any]) -> dict[str, Any]:
     if not dispatchable:
         raise GitHubError(422, "Workflow does not have 'workflow_dispatch' trigger")
     _check_inputs(dict(input.get("inputs") or {}), declared)
-    now = world.tick()
-    numbers = [r.run_number for r in world.workflow_runs if r.workflow_id == flow.id]
-    run = WorkflowRun(
-        id=world.next_id(),
-        workflow_id=flow.id,
-        name=flow.name,
-        display_title=flow.name,
-        run_number=max(numbers, default=0) + 1,
-        event="workflow_dispatch",
-        status="queued",
-        conclusion=None,
-        head_branch=ref,
-        head_sha=head,
-        actor=world.viewer,
-        created_at=now,
-        updated_at=now,
-    )
-    run.node_id = world.node("WFR", run.id)
-    plan, run.replays = dispatch_plan(world, flow, head)
-    world.workflow_runs.append(run)
-    start_attempt(world, run, plan, now)
+    run = start_run(world, flow, "workflow_dispatch", ref, head, flow.name)
     return {
         "workflowId": str(input["workflowId"]),
         "ref": input["ref"],

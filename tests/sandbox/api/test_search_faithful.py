@@ -107,7 +107,8 @@ def test_the_sort_qualifier_orders_rest_and_graphql_search(item: SandboxSession)
 def test_without_an_order_the_best_match_comes_first(item: SandboxSession) -> None:
     """The items with the words in their title first, then the newest; without words, the
     newest first."""
-    assert numbers(item, f"{REPO} compaction") == [7, 3, 1]  # 1 has it in its body only
+    # 1 has it in its body only, 5 in a comment only
+    assert numbers(item, f"{REPO} compaction") == [7, 3, 1, 5]
     assert numbers(item, f"{REPO} is:issue") == [6, 4, 5, 3, 2, 1]
     assert numbers(item, f"{REPO} is:issue sort:reactions") == [6, 4, 5, 3, 2, 1]  # no reactions
     assert gaps(item) == []
@@ -137,10 +138,59 @@ def test_a_qualifier_github_does_not_have_is_free_text(item: SandboxSession) -> 
     assert gaps(item) == []
 
 
+def test_words_are_looked_for_in_comments_too_unless_in_says_otherwise(
+    item: SandboxSession,
+) -> None:
+    """#5 has "compaction" in a comment only; ``in:`` without ``comments`` leaves it out."""
+    assert sorted(numbers(item, f"{REPO} is:issue compaction")) == [1, 3, 5]
+    assert sorted(numbers(item, f"{REPO} is:issue compaction in:comments")) == [5]
+    assert sorted(numbers(item, f"{REPO} is:issue compaction in:title,body")) == [1, 3]
+    assert numbers(item, f"{REPO} is:issue compaction in:title") == [3]
+    assert gaps(item) == []
+
+
+def test_status_is_the_rollup_of_the_head_commits_checks(item: SandboxSession) -> None:
+    """PR 7's head has a failed check; 8 and 9 have no checks, so no ``status:`` takes them."""
+    assert numbers(item, f"{REPO} is:pr status:failure") == [7]
+    assert sorted(numbers(item, f"{REPO} is:pr -status:failure")) == [8, 9]
+    assert numbers(item, f"{REPO} status:success") == []
+    assert numbers(item, f"{REPO} status:pending") == []
+    nodes = graphql(item, f"{REPO} status:failure")["data"]["search"]["nodes"]
+    assert [n["number"] for n in nodes] == [7]
+    assert gaps(item) == []
+
+
+def test_status_follows_the_checks_of_a_new_head(item: SandboxSession) -> None:
+    """A run on PR 7's head that is still going makes its status pending; when every check of
+    the head passes, success."""
+    world = item.world
+    pull = world.pull_request(7)
+    assert pull is not None
+    for check in world.check_runs:
+        if check.head_sha == pull.head_sha:
+            check.status, check.conclusion = "in_progress", None
+    assert numbers(item, f"{REPO} status:pending") == [7]
+    for check in world.check_runs:
+        if check.head_sha == pull.head_sha:
+            check.status, check.conclusion = "completed", "success"
+    assert numbers(item, f"{REPO} status:success") == [7]
+    assert numbers(item, f"{REPO} status:failure") == []
+
+
+@needs_gh
+def test_gh_search_prs_checks_and_pr_list_status(item: SandboxSession) -> None:
+    searched = "gh search prs --repo acme-labs/tinykv --checks {} --json number --jq 'map(.number)'"
+    assert gh(item, searched.format("failure")).stdout.strip() == "[7]"
+    assert gh(item, searched.format("success")).stdout.strip() == "[]"
+    listed = "gh pr list --search 'status:failure' --json number --jq 'map(.number)'"
+    assert gh(item, listed).stdout.strip() == "[7]"
+    assert gaps(item) == []
+
+
 # ---------------------------------------------------------------- gaps by construction
 
 UNEVALUATED = [
-    ("issues", f"{REPO} status:success", f"{REPO} is:open", "search issues: qualifier status"),
+    ("issues", f"{REPO} team:acme-labs/core", f"{REPO} is:open", "search issues: qualifier team"),
     ("issues", f"{REPO} is:queued", f"{REPO} is:locked", "search issues: qualifier is:queued"),
     ("issues", f"{REPO} sort:stars", f"{REPO} sort:updated", "search issues: qualifier sort"),
     ("repositories", "tinykv size:>10", "tinykv stars:>10", "search repositories: qualifier size"),

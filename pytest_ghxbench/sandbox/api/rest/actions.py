@@ -23,6 +23,7 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     repo_input,
     route,
 )
+from pytest_ghxbench.sandbox.api.search_syntax import in_range
 from pytest_ghxbench.sandbox.api.types import ApiResponse
 from pytest_ghxbench.sandbox.errors import Refused
 from pytest_ghxbench.sandbox.gaps import record_unsupported
@@ -108,6 +109,7 @@ def _disable(ctx: Ctx) -> Any:
 def _runs(ctx: Ctx, runs: list[WorkflowRun]) -> Any:
     branch, event, status = ctx.param("branch"), ctx.param("event"), ctx.param("status")
     sha, actor = ctx.param("head_sha"), ctx.param("actor")
+    created = ctx.param("created")
     chosen = [
         r
         for r in sorted(runs, key=lambda r: (r.created_at, r.id), reverse=True)
@@ -116,6 +118,7 @@ def _runs(ctx: Ctx, runs: list[WorkflowRun]) -> Any:
         and status in (None, r.status, r.conclusion)
         and sha in (None, r.head_sha)
         and actor in (None, r.actor)
+        and (created is None or in_range(created, r.created_at))
     ]
     data = counted(ctx, "workflow_runs", chosen, run_json)
     if ctx.param("exclude_pull_requests") == "true":

@@ -1,5 +1,6 @@
-"""REST routes for issues: listing, reading, creating and editing them, their comments,
-labels, assignees, sub-issues and blocked-by dependencies.
+"""REST routes for issues: listing, reading, creating and editing them, their labels,
+assignees, sub-issues and blocked-by dependencies (their conversation is in
+:mod:`.issue_comments`).
 
 ``sub_issue_id`` and ``issue_id`` are issue database ids (:func:`.links.issue_id`), the ones
 issues show as ``id``.
@@ -12,7 +13,7 @@ from typing import Any
 from pytest_ghxbench.sandbox import history
 from pytest_ghxbench.sandbox.api.rest.links import ISSUE_ID_BASE
 from pytest_ghxbench.sandbox.api.rest.render_core import labels_json
-from pytest_ghxbench.sandbox.api.rest.render_issues import comment_json, issue_json
+from pytest_ghxbench.sandbox.api.rest.render_issues import issue_json
 from pytest_ghxbench.sandbox.api.rest.router import (
     Ctx,
     RestError,
@@ -23,14 +24,14 @@ from pytest_ghxbench.sandbox.api.rest.router import (
     repo_input,
     route,
 )
-from pytest_ghxbench.sandbox.state import Comment, Issue, PullRequest
+from pytest_ghxbench.sandbox.state import Issue, PullRequest
 
-__all__: list[str] = []
+__all__ = ["find_issue", "find_item"]
 
 _ISSUE = "/repos/{owner}/{repo}/issues/{issue_number}"
 
 
-def _item(ctx: Ctx) -> Issue | PullRequest:
+def find_item(ctx: Ctx) -> Issue | PullRequest:
     number = ctx.number("issue_number")
     issue = ctx.world.issue(number)
     if issue is not None:
@@ -38,8 +39,8 @@ def _item(ctx: Ctx) -> Issue | PullRequest:
     return or_not_found(ctx.world.pull_request(number))
 
 
-def _issue(ctx: Ctx) -> Issue:
-    found = _item(ctx)
+def find_issue(ctx: Ctx) -> Issue:
+    found = find_item(ctx)
     if not isinstance(found, Issue):
         raise RestError(404, "Not Found")
     return found
@@ -65,6 +66,22 @@ def sort_items(items: list[Any], sort: str, direction: str) -> None:
         items.sort(key=lambda i: (getattr(i, key), i.number), reverse=descending)
 
 
+def _any_none_or(wanted: str | None, value: str | None) -> bool:
+    """GitHub's filter on one value: absent (everything), ``*`` (any), ``none`` (no value),
+    else that value (case-insensitive)."""
+    if wanted is None:
+        return True
+    if wanted == "*":
+        return value is not None
+    if wanted.casefold() == "none":
+        return value is None
+    return value is not None and value.casefold() == wanted.casefold()
+
+
+def _type_of(item: Issue | PullRequest) -> str | None:
+    return item.issue_type if isinstance(item, Issue) else None
+
+
 @route("GET", "/repos/{owner}/{repo}/issues")
 def _list(ctx: Ctx) -> Any:
     world = ctx.world
@@ -72,6 +89,7 @@ def _list(ctx: Ctx) -> Any:
     labels = {n.strip().casefold() for n in (ctx.param("labels") or "").split(",") if n.strip()}
     assignee, creator = ctx.param("assignee"), ctx.param("creator")
     milestone, since = ctx.param("milestone"), ctx.param("since") or ""
+    kind = ctx.param("type")
     items: list[Issue | PullRequest] = [*world.issues, *world.pull_requests]
     chosen = [
         i
@@ -84,11 +102,8 @@ def _list(ctx: Ctx) -> Any:
             or assignee in i.assignees
         )
         and creator in (None, i.author)
-        and (
-            milestone in (None, "*")
-            or (milestone == "none" and i.milestone is None)
-            or str(i.milestone) == milestone
-        )
+        and _any_none_or(milestone, None if i.milestone is None else str(i.milestone))
+        and _any_none_or(kind, _type_of(i))
         and i.updated_at >= since
     ]
     sort_items(chosen, ctx.param("sort") or "created", ctx.param("direction") or "desc")
@@ -119,7 +134,7 @@ def _create(ctx: Ctx) -> Any:
 
 @route("GET", _ISSUE)
 def _get(ctx: Ctx) -> Any:
-    return issue_json(ctx.links, _item(ctx))
+    return issue_json(ctx.links, find_item(ctx))
 
 
 def _update_pull(ctx: Ctx, pull: PullRequest) -> Any:
@@ -148,10 +163,10 @@ def _update_pull(ctx: Ctx, pull: PullRequest) -> Any:
 
 @route("PATCH", _ISSUE)
 def _update(ctx: Ctx) -> Any:
-    item = _item(ctx)
+    item = find_item(ctx)
     if isinstance(item, PullRequest):
         return _update_pull(ctx, item)
-    issue = _issue(ctx)
+    issue = find_issue(ctx)
     body, node = ctx.body, issue.node_id
     change = {k: body[k] for k in ("title", "body") if body.get(k) is not None}
     if change:
@@ -183,75 +198,9 @@ def _update(ctx: Ctx) -> Any:
     return issue_json(ctx.links, issue)
 
 
-@route("GET", _ISSUE + "/comments")
-def _comments(ctx: Ctx) -> Any:
-    item = _item(ctx)
-    since = ctx.param("since") or ""
-    chosen = [c for c in item.comments if (c.updated_at or c.created_at) >= since]
-    links = ctx.links
-    return [comment_json(links, item, c) for c in paged(ctx, chosen)]
-
-
-@route("POST", _ISSUE + "/comments")
-def _comment(ctx: Ctx) -> Any:
-    item = _item(ctx)
-    text = str(ctx.body.get("body") or "")
-    if not text.strip():
-        raise missing_field("IssueComment", "body")
-    if isinstance(item, Issue):
-        call(ctx, "addComment", {"issueId": item.node_id, "body": text})
-    else:
-        with history.tracked(ctx.world, item):
-            ctx.world.add_comment(item, text)
-        ctx.mutated = True
-    return comment_json(ctx.links, item, item.comments[-1])
-
-
-def _find_comment(ctx: Ctx) -> tuple[Issue | PullRequest, Comment]:
-    wanted = ctx.number("comment_id")
-    items: list[Issue | PullRequest] = [*ctx.world.issues, *ctx.world.pull_requests]
-    for item in items:
-        for comment in item.comments:
-            if comment.id == wanted:
-                return item, comment
-    raise RestError(404, "Not Found")
-
-
-_COMMENT = "/repos/{owner}/{repo}/issues/comments/{comment_id}"
-
-
-@route("GET", _COMMENT)
-def _get_comment(ctx: Ctx) -> Any:
-    item, comment = _find_comment(ctx)
-    return comment_json(ctx.links, item, comment)
-
-
-@route("PATCH", _COMMENT)
-def _edit_comment(ctx: Ctx) -> Any:
-    item, comment = _find_comment(ctx)
-    if comment.author != ctx.world.viewer:
-        raise RestError(403, "Must have admin rights to Repository.")
-    if not str(ctx.body.get("body") or "").strip():
-        raise missing_field("IssueComment", "body")
-    comment.body = str(ctx.body["body"])
-    comment.updated_at = ctx.world.tick()
-    ctx.mutated = True
-    return comment_json(ctx.links, item, comment)
-
-
-@route("DELETE", _COMMENT, status=204)
-def _delete_comment(ctx: Ctx) -> Any:
-    item, comment = _find_comment(ctx)
-    if comment.author != ctx.world.viewer:
-        raise RestError(403, "Must have admin rights to Repository.")
-    item.comments.remove(comment)
-    ctx.mutated = True
-    return None
-
-
 @route("GET", _ISSUE + "/labels")
 def _labels(ctx: Ctx) -> Any:
-    return labels_json(ctx.links, _item(ctx).labels)
+    return labels_json(ctx.links, find_item(ctx).labels)
 
 
 def _names(ctx: Ctx) -> list[str]:
@@ -260,7 +209,7 @@ def _names(ctx: Ctx) -> list[str]:
 
 
 def _set_labels(ctx: Ctx, names: list[str]) -> Any:
-    item = _item(ctx)
+    item = find_item(ctx)
     if isinstance(item, Issue):
         call(ctx, "updateIssue(labelIds:)", {"issueId": item.node_id, "labels": names})
     else:
@@ -277,7 +226,7 @@ def _set_labels(ctx: Ctx, names: list[str]) -> Any:
 
 @route("POST", _ISSUE + "/labels", status=200)
 def _add_labels(ctx: Ctx) -> Any:
-    return _set_labels(ctx, [*_item(ctx).labels, *_names(ctx)])
+    return _set_labels(ctx, [*find_item(ctx).labels, *_names(ctx)])
 
 
 @route("PUT", _ISSUE + "/labels")
@@ -287,7 +236,7 @@ def _replace_labels(ctx: Ctx) -> Any:
 
 @route("DELETE", _ISSUE + "/labels/{name}")
 def _remove_label(ctx: Ctx) -> Any:
-    item = _item(ctx)
+    item = find_item(ctx)
     name = ctx.args["name"].casefold()
     if name not in {n.casefold() for n in item.labels}:
         raise RestError(404, "Label does not exist")
@@ -295,7 +244,7 @@ def _remove_label(ctx: Ctx) -> Any:
 
 
 def _assign(ctx: Ctx, adding: bool) -> Any:
-    issue = _issue(ctx)
+    issue = find_issue(ctx)
     logins = [str(x) for x in ctx.body.get("assignees") or []]
     kept = [a for a in issue.assignees if a not in logins]
     people = [*issue.assignees, *logins] if adding else kept
@@ -317,20 +266,20 @@ def _remove_assignees(ctx: Ctx) -> Any:
 @route("GET", _ISSUE + "/sub_issues")
 def _sub_issues(ctx: Ctx) -> Any:
     links = ctx.links
-    children = ctx.world.sub_issues(_issue(ctx).number)
+    children = ctx.world.sub_issues(find_issue(ctx).number)
     return [issue_json(links, i) for i in paged(ctx, children)]
 
 
 @route("GET", _ISSUE + "/parent")
 def _parent(ctx: Ctx) -> Any:
-    issue = _issue(ctx)
+    issue = find_issue(ctx)
     parent = or_not_found(ctx.world.issue(issue.parent) if issue.parent else None)
     return issue_json(ctx.links, parent)
 
 
 @route("POST", _ISSUE + "/sub_issues")
 def _add_sub_issue(ctx: Ctx) -> Any:
-    parent = _issue(ctx)
+    parent = find_issue(ctx)
     child = _by_database_id(ctx, ctx.body.get("sub_issue_id"))
     if (
         child.parent is not None
@@ -347,7 +296,7 @@ def _add_sub_issue(ctx: Ctx) -> Any:
 
 @route("DELETE", _ISSUE + "/sub_issue")
 def _remove_sub_issue(ctx: Ctx) -> Any:
-    parent = _issue(ctx)
+    parent = find_issue(ctx)
     child = _by_database_id(ctx, ctx.body.get("sub_issue_id"))
     if child.parent != parent.number:
         raise RestError(404, "Not Found")
@@ -358,14 +307,14 @@ def _remove_sub_issue(ctx: Ctx) -> Any:
 @route("GET", _ISSUE + "/dependencies/blocked_by")
 def _blocked_by(ctx: Ctx) -> Any:
     world = ctx.world
-    blockers = [i for i in (world.issue(n) for n in _issue(ctx).blocked_by) if i is not None]
+    blockers = [i for i in (world.issue(n) for n in find_issue(ctx).blocked_by) if i is not None]
     links = ctx.links
     return [issue_json(links, i) for i in paged(ctx, blockers)]
 
 
 @route("GET", _ISSUE + "/dependencies/blocking")
 def _blocking(ctx: Ctx) -> Any:
-    number = _issue(ctx).number
+    number = find_issue(ctx).number
     links = ctx.links
     blocked = [i for i in ctx.world.issues if number in i.blocked_by]
     return [issue_json(links, i) for i in paged(ctx, blocked)]
@@ -373,7 +322,7 @@ def _blocking(ctx: Ctx) -> Any:
 
 @route("POST", _ISSUE + "/dependencies/blocked_by")
 def _add_blocker(ctx: Ctx) -> Any:
-    issue = _issue(ctx)
+    issue = find_issue(ctx)
     blocker = _by_database_id(ctx, ctx.body.get("issue_id"))
     payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
     call(ctx, "addBlockedBy", payload)
@@ -382,7 +331,7 @@ def _add_blocker(ctx: Ctx) -> Any:
 
 @route("DELETE", _ISSUE + "/dependencies/blocked_by/{issue_id}")
 def _remove_blocker(ctx: Ctx) -> Any:
-    issue = _issue(ctx)
+    issue = find_issue(ctx)
     blocker = _by_database_id(ctx, ctx.args["issue_id"])
     payload = {"issueId": issue.node_id, "blockedByIssueId": blocker.node_id}
     call(ctx, "removeBlockedBy", payload)

@@ -49,6 +49,8 @@ def _open(ctx: Ctx) -> Any:
     if not body.get("title"):
         raise missing_field("PullRequest", "title")
     head_name = str(body["head"]).removeprefix(f"{owner}:")
+    # a branch of the repository itself, not a fork's: GitHub has nothing to grant
+    body.get("maintainer_can_modify")
     try:
         pull = open_pull(
             world,

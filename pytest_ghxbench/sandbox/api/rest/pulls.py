@@ -4,6 +4,7 @@ branch."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from pytest_ghxbench.sandbox import history
@@ -32,7 +33,7 @@ from pytest_ghxbench.sandbox.operations.pending_reviews import (
     visible_reviews,
     visible_threads,
 )
-from pytest_ghxbench.sandbox.operations.prs import require_mergeable
+from pytest_ghxbench.sandbox.operations.prs import require_base, require_mergeable, require_state
 from pytest_ghxbench.sandbox.state import PullRequest, ReviewComment, ReviewThread, World
 
 __all__: list[str] = []
@@ -60,11 +61,40 @@ def _list(ctx: Ctx) -> Any:
         and (not head or p.head_ref == head)
         and base in (None, p.base_ref)
     ]
-    key = "updated_at" if ctx.param("sort") in ("updated", "long-running") else "created_at"
-    descending = (ctx.param("direction") or "desc") != "asc"
-    chosen.sort(key=lambda p: (getattr(p, key), p.number), reverse=descending)
+    sort = ctx.param("sort") or "created"
+    if sort == "long-running":
+        chosen = [p for p in chosen if _long_running(ctx.world, p)]
+    # GitHub's default direction is desc only for the creation order
+    direction = ctx.param("direction") or ("desc" if sort == "created" else "asc")
+    chosen.sort(key=lambda p: (*_sort_key(p, sort), p.number), reverse=direction == "desc")
     links = ctx.links
     return [pull_json(links, p, full=False) for p in paged(ctx, chosen)]
+
+
+def _sort_key(pull: PullRequest, sort: str) -> tuple[Any, ...]:
+    if sort == "updated":
+        return (pull.updated_at,)
+    if sort == "popularity":
+        return (len(pull.comments),)
+    return (pull.created_at,)
+
+
+_MONTH = timedelta(days=30)
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _long_running(world: World, pull: PullRequest) -> bool:
+    """Open for more than a month, with activity within the past month (GitHub's
+    ``long-running``)."""
+    now = _time(world.clock)
+    return (
+        pull.state == "OPEN"
+        and now - _time(pull.created_at) > _MONTH
+        and now - _time(pull.updated_at) <= _MONTH
+    )
 
 
 @route("GET", _PULL)
@@ -84,20 +114,31 @@ def _media(kind: str) -> dict[str, str]:
 
 @route("PATCH", _PULL)
 def _update(ctx: Ctx) -> Any:
-    pull = _pull(ctx)
-    body = ctx.body
+    """Title and body; state and base through their operations, checked before anything
+    changes (GitHub answers all or nothing)."""
+    world, pull, body = ctx.world, _pull(ctx), ctx.body
+    base = str(body["base"]) if body.get("base") else None
+    state = {"open": "OPEN", "closed": "CLOSED"}.get(str(body.get("state")))
+    if state is not None:
+        require_state(world, pull, state)
+    if base is not None and state != "OPEN":
+        require_base(world, pull, base)
+    body.get("maintainer_can_modify")  # nothing to grant without forks (as when opened)
     ctx.mutated = True
-    with history.tracked(ctx.world, pull):
+    with history.tracked(world, pull):
         if body.get("title") is not None:
             pull.title = str(body["title"])
         if body.get("body") is not None:
             pull.body = str(body["body"])
-        if body.get("base"):
-            pull.base_ref = str(body["base"])
-        if body.get("state") in ("open", "closed") and pull.state != "MERGED":
-            pull.state = "OPEN" if body["state"] == "open" else "CLOSED"
-            pull.closed_at = None if pull.state == "OPEN" else ctx.world.clock
-        pull.updated_at = ctx.world.tick()
+        pull.updated_at = world.tick()
+    if state is not None:
+        call(
+            ctx,
+            "reopenPullRequest" if state == "OPEN" else "closePullRequest",
+            _by_number(ctx, pull),
+        )
+    if base is not None:
+        call(ctx, "updatePullRequest(baseRefName:)", {**_by_number(ctx, pull), "baseRefName": base})
     return pull_json(ctx.links, pull)
 
 
@@ -133,16 +174,34 @@ def _review_by_id(ctx: Ctx) -> Any:
 
 
 def _notes(world: World, pull: PullRequest) -> list[ReviewComment]:
-    """The review comments the viewer sees, oldest first."""
+    """The review comments the viewer sees, by ascending id (GitHub's default order)."""
     threads = visible_threads(world, pull)
-    return sorted((n for t in threads for n in t.comments), key=lambda n: n.created_at)
+    return sorted((n for t in threads for n in t.comments), key=lambda n: n.id)
+
+
+def _listed(ctx: Ctx, found: list[tuple[PullRequest, ReviewComment]]) -> Any:
+    """``found`` updated at or after ``since``, in ``sort`` order (``direction`` counts only
+    with ``sort``), one page of them."""
+    since = ctx.param("since") or ""
+    chosen = [(p, n) for p, n in found if n.created_at >= since]
+    descending = ctx.param("direction") == "desc"  # read either way: GitHub ignores it alone
+    if ctx.param("sort") is not None:
+        chosen.sort(key=lambda pair: (pair[1].created_at, pair[1].id), reverse=descending)
+    links = ctx.links
+    return [review_comment_json(links, p, n) for p, n in paged(ctx, chosen)]
 
 
 @route("GET", _PULL + "/comments")
 def _review_comments(ctx: Ctx) -> Any:
     pull = _pull(ctx)
-    links = ctx.links
-    return [review_comment_json(links, pull, n) for n in paged(ctx, _notes(ctx.world, pull))]
+    return _listed(ctx, [(pull, n) for n in _notes(ctx.world, pull)])
+
+
+@route("GET", "/repos/{owner}/{repo}/pulls/comments")
+def _all_review_comments(ctx: Ctx) -> Any:
+    world = ctx.world
+    found = [(p, n) for p in world.pull_requests for n in _notes(world, p)]
+    return _listed(ctx, sorted(found, key=lambda pair: pair[1].id))
 
 
 def _thread_with(pull: PullRequest, note_id: int) -> ReviewThread:

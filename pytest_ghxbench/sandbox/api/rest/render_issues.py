@@ -13,9 +13,10 @@ from pytest_ghxbench.sandbox.api.rest.render_core import (
     reactions,
     user_json,
 )
-from pytest_ghxbench.sandbox.state import Comment, Issue, PullRequest
+from pytest_ghxbench.sandbox.state import Comment, Issue, Milestone, PullRequest
+from pytest_ghxbench.sandbox.state_issues import Reaction
 
-__all__ = ["comment_json", "issue_json"]
+__all__ = ["comment_json", "issue_json", "milestone_rest", "reaction_json", "reaction_rollup"]
 
 A = dict[str, Any]
 
@@ -43,16 +44,16 @@ def issue_json(links: Links, item: Issue | PullRequest) -> A:
         "locked": getattr(item, "locked", False),
         "assignee": user_json(links, item.assignees[0]) if item.assignees else None,
         "assignees": [user_json(links, login) for login in item.assignees],
-        "milestone": milestone_json(links, milestone) if milestone else None,
+        "milestone": milestone_rest(links, milestone) if milestone else None,
         "comments": len(item.comments),
         "created_at": item.created_at,
         "updated_at": item.updated_at,
         "closed_at": item.closed_at,
         "author_association": association(links, item.author),
-        "active_lock_reason": None,
+        "active_lock_reason": getattr(item, "active_lock_reason", None),
         "body": item.body or None,
         "closed_by": None,
-        "reactions": reactions(url),
+        "reactions": reaction_rollup(url, item.reactions),
         "timeline_url": f"{url}/timeline",
         "performed_via_github_app": None,
         "state_reason": None,
@@ -97,4 +98,34 @@ def comment_json(links: Links, item: Issue | PullRequest, comment: Comment) -> A
         "body": comment.body,
         "reactions": reactions(url),
         "performed_via_github_app": None,
+    }
+
+
+def milestone_rest(links: Links, milestone: Milestone) -> A:
+    """A ``milestone``, with the times of one made, edited or closed in the sandbox (a seeded
+    one was made with the repository)."""
+    data = milestone_json(links, milestone)
+    if milestone.created_at is not None:
+        data["created_at"] = milestone.created_at
+    data["updated_at"] = milestone.updated_at or data["created_at"]
+    data["closed_at"] = milestone.closed_at
+    return data
+
+
+def reaction_rollup(url: str, given: list[Reaction]) -> A:
+    """A ``reaction-rollup``: how many reactions of each content."""
+    data = reactions(url)
+    for reaction in given:
+        data[reaction.content] += 1
+    data["total_count"] = len(given)
+    return data
+
+
+def reaction_json(links: Links, reaction: Reaction) -> A:
+    return {
+        "id": reaction.id,
+        "node_id": reaction.node_id,
+        "user": user_json(links, reaction.user),
+        "content": reaction.content,
+        "created_at": reaction.created_at,
     }

@@ -1,5 +1,5 @@
-"""REST routes for the repository, its labels, milestones, people, tags and commit statuses,
-and for users and the rate limit."""
+"""REST routes for the repository, its labels, people, tags and commit statuses, and for users
+and the rate limit (milestones are in :mod:`.milestones`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pytest_ghxbench.sandbox.api.rest.render_core import (
     full_repository,
     issue_type_json,
     label_json,
-    milestone_json,
     minimal_repository,
     public_user,
     user_json,
@@ -116,20 +115,6 @@ def _delete_label(ctx: Ctx) -> Any:
     return None
 
 
-@route("GET", "/repos/{owner}/{repo}/milestones")
-def _milestones(ctx: Ctx) -> Any:
-    state = (ctx.param("state") or "open").upper()
-    chosen = [m for m in ctx.world.milestones if state in ("ALL", m.state)]
-    links = ctx.links
-    return [milestone_json(links, m) for m in paged(ctx, chosen)]
-
-
-@route("GET", "/repos/{owner}/{repo}/milestones/{milestone_number}")
-def _milestone(ctx: Ctx) -> Any:
-    found = ctx.world.milestone(ctx.number("milestone_number"))
-    return milestone_json(ctx.links, or_not_found(found))
-
-
 @route("GET", "/repos/{owner}/{repo}/assignees")
 def _assignees(ctx: Ctx) -> Any:
     links = ctx.links
@@ -147,6 +132,13 @@ def _collaborators(ctx: Ctx) -> Any:
         role = "admin" if admin else "write"
         people.append({**(user_json(links, login) or {}), "permissions": rights, "role_name": role})
     return people
+
+
+@route("GET", "/repos/{owner}/{repo}/collaborators/{username}", status=204)
+def _is_collaborator(ctx: Ctx) -> Any:
+    if ctx.args["username"].casefold() not in {c.casefold() for c in ctx.world.collaborators}:
+        raise RestError(404, "Not Found")
+    return None
 
 
 @route("GET", "/repos/{owner}/{repo}/assignees/{assignee}", status=204)

@@ -1,10 +1,12 @@
 """REST routes for a repository's smaller lists: its topics, Actions variables and secrets,
-contributors (from the git history), reactions to issues and their comments, stargazers, and
-the legacy ``GET /git/refs/{ref}`` (a ref, or the refs a prefix names).
+contributors (from the git history), reactions to issue comments, stargazers, and the legacy
+``GET /git/refs/{ref}`` (a ref, or the refs a prefix names). Reactions to issues are in
+:mod:`.reactions`.
 
-The seed holds no Actions variables or secrets and no reactions, so those lists are empty, as
-GitHub's are for such a repository. It counts stargazers but does not say who they are: the
-list is answered empty and the answer recorded as unsupported (no user is invented).
+The seed holds no Actions variables or secrets, and the world keeps no reactions to comments,
+so those lists are empty, as GitHub's are for such a repository. It counts stargazers but does
+not say who they are: the list is answered empty and the answer recorded as unsupported (no
+user is invented).
 """
 
 from __future__ import annotations
@@ -71,13 +73,6 @@ def _contributors(ctx: Ctx) -> Any:
     ]
     found.sort(key=lambda entry: (-entry[0], entry[1]))
     return paged(ctx, [entry[2] for entry in found])
-
-
-@route("GET", _REPO + "/issues/{issue_number}/reactions")
-def _issue_reactions(ctx: Ctx) -> Any:
-    number = ctx.number("issue_number")
-    or_not_found(ctx.world.issue(number) or ctx.world.pull_request(number))
-    return paged(ctx, [])  # the world keeps no reactions
 
 
 @route("GET", _REPO + "/issues/comments/{comment_id}/reactions")

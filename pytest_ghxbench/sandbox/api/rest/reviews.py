@@ -1,8 +1,8 @@
 """REST routes that write pull request reviews: creating one (submitted with an ``event``, or
 pending without one), with ``comments`` on lines of the diff; submitting, editing and deleting
-a pending review; a review's comments. Refusals are GitHub's ``422 Unprocessable Entity`` with
-its messages (``User can only have one pending review per pull request``, ``Pull request review
-thread line must be part of the diff`` ...)."""
+a pending review; dismissing a submitted one; a review's comments. Refusals are GitHub's ``422
+Unprocessable Entity`` with its messages (``User can only have one pending review per pull
+request``, ``Pull request review thread line must be part of the diff`` ...)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from pytest_ghxbench.sandbox.operations.pending_reviews import (
     ONE_PENDING,
     ThreadSpot,
     add_thread,
+    check_submission,
     delete_review,
     pending_review,
     start_review,
@@ -132,20 +133,19 @@ def _create(ctx: Ctx) -> Any:
         raise _unprocessable(ONE_PENDING)
     comments = _checked_comments(ctx, pull)
     text = str(ctx.body.get("body") or "")
+    if event is not None:  # refused before anything is written: GitHub's is all or nothing
+        check_submission(world, pull, str(event), text, threads=bool(comments))
     ctx.mutated = True
-    if event is None:
-        review = start_review(world, pull, body=text, commit_id=ctx.body.get("commit_id"))
-    elif not comments:
+    if event is not None and not comments:
         payload = {**repo_input(ctx), "prNumber": pull.number, **({"body": text} if text else {})}
         call(ctx, _EVENTS[event], payload)
         return review_json(ctx.links, pull, pull.reviews[-1])
-    else:
-        review = start_review(world, pull, body=text, commit_id=ctx.body.get("commit_id"))
+    review = start_review(world, pull, body=text, commit_id=ctx.body.get("commit_id"))
     now = world.clock
     for spot, body in comments:
         add_thread(world, pull, review, spot, body, now)
     if event is not None:
-        _refused(lambda: submit_review(world, pull, review, str(event), text))
+        submit_review(world, pull, review, str(event), text)
     return review_json(ctx.links, pull, review)
 
 
@@ -181,6 +181,18 @@ def _delete(ctx: Ctx) -> Any:
     pull, review = _own_review(ctx)
     ctx.mutated = True
     _refused(lambda: delete_review(pull, review))
+    return review_json(ctx.links, pull, review)
+
+
+@route("PUT", _REVIEW + "/dismissals")
+def _dismiss(ctx: Ctx) -> Any:
+    pull, review = _own_review(ctx)
+    message = ctx.body.get("message")
+    if message is None:
+        raise RestError(422, 'Invalid request.\n\n"message" wasn\'t supplied.')
+    ctx.body.get("event")  # DISMISS, the one value the body check lets through
+    payload = {**repo_input(ctx), "prNumber": pull.number, "reviewId": review.id}
+    call(ctx, "dismissPullRequestReview", {**payload, "message": str(message)})
     return review_json(ctx.links, pull, review)
 
 

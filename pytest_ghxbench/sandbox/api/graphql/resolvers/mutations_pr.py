@@ -23,8 +23,8 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     typed_node,
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import find_node, issue_url
-from pytest_ghxbench.sandbox.code import refs_changed
-from pytest_ghxbench.sandbox.operations.prs import touch
+from pytest_ghxbench.sandbox.errors import GitHubError
+from pytest_ghxbench.sandbox.operations.prs import require_base, require_state, touch
 from pytest_ghxbench.sandbox.state import PullRequest
 
 __all__: list[str] = []
@@ -164,23 +164,29 @@ def _update_pull(_: Any, args: A, ctx: C) -> A:
     world = ctx.world
     labels = label_names(ctx, data["labelIds"]) if data.get("labelIds") is not None else None
     milestone = milestone_number(ctx, data["milestoneId"]) if "milestoneId" in data else None
-    base = data.get("baseRefName")
-    if base is not None and world.git.ref(f"refs/heads/{base}") is None:
-        raise GraphQLError(f"Proposed base branch '{base}' was not found", type="UNPROCESSABLE")
+    base, state = data.get("baseRefName"), data.get("state")
+    try:  # GitHub changes nothing when one of them is refused
+        if state in ("OPEN", "CLOSED"):
+            require_state(world, pull, str(state))
+        if base is not None and state != "OPEN":
+            require_base(world, pull, str(base))
+    except GitHubError as exc:
+        raise GraphQLError(exc.graphql_message, type=exc.graphql_type) from None
     ctx.mutated = True
     with history.tracked(world, pull):
         pull.title = str(data.get("title", pull.title))
         pull.body = str(data.get("body", pull.body))
-        if data.get("state") in ("OPEN", "CLOSED") and pull.state != "MERGED":
-            pull.state = data["state"]
         if labels is not None:
             pull.labels = labels
         if "milestoneId" in data:
             pull.milestone = milestone
-        if base is not None and pull.state == "OPEN":
-            pull.base_ref = str(base)
-            refs_changed(world)
         pull.updated_at = world.tick()
+    if state in ("OPEN", "CLOSED"):
+        name = "reopenPullRequest" if state == "OPEN" else "closePullRequest"
+        call_capability(ctx, name, by_number(ctx, pull))
+    if base is not None:
+        payload = {**by_number(ctx, pull), "baseRefName": str(base)}
+        call_capability(ctx, "updatePullRequest(baseRefName:)", payload)
     return done(data, pullRequest=pull)
 
 

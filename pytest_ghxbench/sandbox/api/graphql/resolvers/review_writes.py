@@ -1,7 +1,7 @@
 """GraphQL mutations that write pull request reviews, as GitHub's MCP server and gh send them:
 ``addPullRequestReview`` (submitted with an ``event``, else pending; with ``threads`` or
 ``comments``), ``addPullRequestReviewThread`` (a thread of the viewer's pending review),
-``submitPullRequestReview`` and ``deletePullRequestReview``.
+``submitPullRequestReview``, ``deletePullRequestReview`` and ``dismissPullRequestReview``.
 
 As on GitHub, a thread whose line is not in the diff is silently not added (the payload's
 ``thread`` is null), while REST refuses it; other refusals are ``UNPROCESSABLE`` errors with
@@ -24,11 +24,12 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.mutations import (
     register,
     typed_node,
 )
-from pytest_ghxbench.sandbox.errors import Refused
+from pytest_ghxbench.sandbox.errors import GitHubError, Refused
 from pytest_ghxbench.sandbox.operations.pending_reviews import (
     ONE_PENDING,
     ThreadSpot,
     add_thread,
+    check_submission,
     delete_review,
     pending_review,
     start_review,
@@ -57,6 +58,8 @@ def _refused(action: Any) -> Any:
         return action()
     except Refused as exc:
         raise _unprocessable(exc.detail) from None
+    except GitHubError as exc:
+        raise GraphQLError(exc.graphql_message, type=exc.graphql_type) from None
 
 
 def _spot(data: A) -> ThreadSpot:
@@ -110,12 +113,18 @@ def _add_review(_: Any, args: A, ctx: C) -> A:
         return done(data, pullRequestReview=(pull, pull.reviews[-1]))
     if pending_review(ctx.world, pull) is not None:
         raise _unprocessable(ONE_PENDING)
+    if event is not None:
+        _refused(lambda: check_submission(ctx.world, pull, str(event), body, threads=True))
     ctx.mutated = True
     review = start_review(ctx.world, pull, body=str(body or ""), commit_id=data.get("commitOID"))
     for draft in drafts:
         _thread(ctx, pull, review, draft)
     if event is not None:
-        _refused(lambda: submit_review(ctx.world, pull, review, str(event), body))
+        try:
+            _refused(lambda: submit_review(ctx.world, pull, review, str(event), body))
+        except GraphQLError:
+            delete_review(pull, review)  # every thread was dropped, and there is no body
+            raise
     return done(data, pullRequestReview=(pull, review))
 
 
@@ -162,7 +171,16 @@ def _delete(_: Any, args: A, ctx: C) -> A:
     return done(data, pullRequestReview=(pull, review))
 
 
+def _dismiss(_: Any, args: A, ctx: C) -> A:
+    data = input_of(args)
+    pull, review = _review_of(ctx, need(data, "pullRequestReviewId"))
+    payload = {**by_number(ctx, pull), "reviewId": review.id, "message": need(data, "message")}
+    call_capability(ctx, "dismissPullRequestReview", payload)
+    return done(data, pullRequestReview=(pull, review))
+
+
 register("addPullRequestReview", _add_review, pullRequestReview="PullRequestReview")
 register("addPullRequestReviewThread", _add_thread, thread="PullRequestReviewThread")
 register("submitPullRequestReview", _submit, pullRequestReview="PullRequestReview")
 register("deletePullRequestReview", _delete, pullRequestReview="PullRequestReview")
+register("dismissPullRequestReview", _dismiss, pullRequestReview="PullRequestReview")
