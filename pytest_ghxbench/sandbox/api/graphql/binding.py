@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graphql import (
+    FieldNode,
     GraphQLAbstractType,
     GraphQLField,
     GraphQLInterfaceType,
@@ -22,10 +23,13 @@ from graphql import (
     get_named_type,
 )
 
+from pytest_ghxbench.sandbox.api.graphql.accounting import Field, handed
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     FIELD_KEY,
+    PAGING,
     GraphQLError,
+    Paged,
     Resolver,
     Typed,
     check_pagination,
@@ -83,25 +87,46 @@ def _field_resolver(name: str, field: GraphQLField, resolve: Resolver) -> FieldR
     named = get_named_type(field.type).name
     is_url = named == "URI"
     is_connection = named.endswith("Connection")
+    read_by_helper = PAGING if isinstance(resolve, Paged) else ()
 
     def resolver(parent: Any, info: GraphQLResolveInfo[Context], **args: Any) -> Any:
         if isinstance(parent, Typed):
             parent = parent.value
         if parent is EMPTY:  # under an unmodelled field: empty all the way down
             return empty_member(field.type, info.schema)
+        node = info.field_nodes[0]
+        watched = _watched(info, node, name, read_by_helper) if node.arguments else None
+        if watched is not None:
+            args = handed(args, watched)
         if is_connection:
             check_pagination(name, info, args)
         args[FIELD_KEY] = name
         try:
             value = resolve(parent, args, info.context)
         except (ValueError, TypeError, KeyError) as error:
-            given = {k: v for k, v in args.items() if k != FIELD_KEY}
+            given = {k: v for k, v in dict.items(args) if k != FIELD_KEY}
             raise GraphQLError(
                 f"Argument on Field '{name}' has an invalid value ({json.dumps(given)}).",
                 type="INVALID_ARGUMENT",
             ) from error
+        if watched is not None:
+            watched.settle(args)
         if is_url and isinstance(value, str):
             return info.context.on_web(value)
         return value
 
     return resolver
+
+
+def _watched(
+    info: GraphQLResolveInfo[Context], node: FieldNode, name: str, read: tuple[str, ...]
+) -> Field | None:
+    """The accounting of ``node``'s arguments, while its resolvers have not read them all
+    (``read``: those its resolver reads on every call)."""
+    ctx = info.context
+    found = ctx.fields.get(id(node))
+    if found is None:
+        coordinate = f"{info.parent_type.name}.{name}"
+        found = Field(coordinate, node, ctx.variables, ctx.variable_defaults, FIELD_KEY, *read)
+        ctx.fields[id(node)] = found
+    return None if found.done else found

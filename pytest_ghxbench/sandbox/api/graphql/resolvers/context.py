@@ -1,15 +1,21 @@
 """What every resolver is given: the world a request runs on, the web host the client reached,
-and whether the request has changed the world."""
+whether the request has changed the world, and what its resolvers read of their arguments."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from pytest_ghxbench.sandbox.api.graphql.accounting import variable_defaults
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
+
+if TYPE_CHECKING:
+    from graphql import OperationDefinitionNode, ValueNode
+
+    from pytest_ghxbench.sandbox.api.graphql.accounting import Field
 
 __all__ = ["DOTCOM", "Context", "capability_message"]
 
@@ -20,11 +26,22 @@ DOTCOM = "https://github.com"
 @dataclass
 class Context:
     """One GraphQL request: the world it runs on, the web host absolute URLs point to
-    (``http://github.localhost`` through the sandbox's API server) and whether it mutated."""
+    (``http://github.localhost`` through the sandbox's API server), whether it mutated, and
+    what its resolvers read of the arguments the client wrote."""
 
     world: World
     web: str = DOTCOM
     mutated: bool = False
+    fields: dict[int, Field] = field(default_factory=dict)
+    """By the id of its node, each field given arguments (see :mod:`..accounting`)."""
+    variables: Mapping[str, Any] = field(default_factory=dict)
+    """The request's variables, as sent."""
+    operation: OperationDefinitionNode | None = None
+    """The operation the request runs."""
+
+    def variable_defaults(self) -> Mapping[str, ValueNode]:
+        """The default values of the variables of the request's operation."""
+        return {} if self.operation is None else variable_defaults(self.operation)
 
     @property
     def full_name(self) -> str:

@@ -13,22 +13,25 @@ from __future__ import annotations
 
 import base64
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from graphql import FieldNode, GraphQLResolveInfo
 
+from pytest_ghxbench.sandbox.api.graphql.accounting import mark_read
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 
 __all__ = [
     "FIELD_KEY",
+    "PAGING",
     "SCHEMA",
     "AbstractDef",
     "FieldDef",
     "GraphQLError",
     "ObjectDef",
     "Page",
+    "Paged",
     "Resolver",
     "Typed",
     "abstract",
@@ -147,9 +150,10 @@ def _offset(cursor: Any, name: str) -> int:
     raise GraphQLError(f"`{cursor}` does not appear to be a valid cursor.")
 
 
-def check_pagination(name: str, info: GraphQLResolveInfo[Any], args: Mapping[str, Any]) -> None:
+def check_pagination(name: str, info: GraphQLResolveInfo[Any], args: dict[str, Any]) -> None:
     """GitHub refuses a connection's ``nodes`` or ``edges`` without ``first`` or ``last``."""
-    if args.get("first") is not None or args.get("last") is not None:
+    mark_read(args, _BOUNDS)
+    if dict.get(args, "first") is not None or dict.get(args, "last") is not None:
         return
     for node in info.field_nodes:
         selections = node.selection_set.selections if node.selection_set else ()
@@ -172,8 +176,13 @@ class Page:
     has_previous: bool
 
 
-def _page(items: list[Any], args: Mapping[str, Any], name: str) -> Page:
-    first, last = args.get("first"), args.get("last")
+_BOUNDS = ("first", "last")
+PAGING = ("first", "last", "after", "before")
+"""The arguments of a page of a connection."""
+
+
+def _page(items: list[Any], args: dict[str, Any], name: str) -> Page:
+    first, last, after, before = (dict.get(args, key) for key in PAGING)
     for key, value in (("first", first), ("last", last)):
         if value is not None and not 0 <= int(value) <= 100:
             raise GraphQLError(
@@ -181,10 +190,10 @@ def _page(items: list[Any], args: Mapping[str, Any], name: str) -> Page:
                 "limit of 100 records."
             )
     start, end = 0, len(items)
-    if args.get("after") is not None:
-        start = _offset(args["after"], name) + 1
-    if args.get("before") is not None:
-        end = min(end, _offset(args["before"], name))
+    if after is not None:
+        start = _offset(after, name) + 1
+    if before is not None:
+        end = min(end, _offset(before, name))
     if first is not None:
         end = min(end, start + int(first))
     if last is not None:
@@ -217,9 +226,22 @@ def connection(
             totalCount=("Int", lambda page, a, c: page.total),
             pageInfo=("PageInfo", lambda page, a, c: page),
         )
-    return name, lambda parent, args, ctx: _page(
-        items(parent, args, ctx), args, str(args.get(FIELD_KEY, ""))
-    )
+    return name, Paged(items)
+
+
+class Paged:
+    """The resolver of a :func:`connection`: a page of its items. It reads the arguments of
+    :data:`PAGING` on every call (so a query that gives a connection no others needs no
+    accounting of them: see :mod:`..accounting`)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Callable[[Any, dict[str, Any], Context], list[Any]]) -> None:
+        self.items = items
+
+    def __call__(self, parent: Any, args: dict[str, Any], ctx: Context) -> Page:
+        mark_read(args, PAGING)
+        return _page(self.items(parent, args, ctx), args, str(dict.get(args, FIELD_KEY, "")))
 
 
 obj(

@@ -30,7 +30,7 @@ from pytest_ghxbench.sandbox.state import (
     World,
 )
 
-__all__ = ["find_pr_node", "pull_by_number", "repo_pulls"]
+__all__ = ["find_pr_node", "pull_by_number"]
 
 A = dict[str, Any]
 C = Context
@@ -63,26 +63,6 @@ def pull_by_number(world: World, number: Any) -> PullRequest:
             f"Could not resolve to a PullRequest with the number of {number}.", type="NOT_FOUND"
         )
     return pull
-
-
-def repo_pulls(world: World, args: A) -> list[PullRequest]:
-    states = args.get("states")
-    wanted = (
-        {str(s) for s in states} if isinstance(states, list) else {str(states)} if states else None
-    )
-    labels = {str(n).casefold() for n in args.get("labels") or []}
-    chosen = [
-        p
-        for p in world.pull_requests
-        if (wanted is None or p.state in wanted)
-        and labels <= {n.casefold() for n in p.labels}
-        and args.get("headRefName") in (None, p.head_ref)
-        and args.get("baseRefName") in (None, p.base_ref)
-    ]
-    order = args.get("orderBy") or {}
-    desc = str(order.get("direction", "ASC")) == "DESC"
-    key = "updated_at" if str(order.get("field", "")) == "UPDATED_AT" else "created_at"
-    return sorted(chosen, key=lambda p: (getattr(p, key), p.number), reverse=desc)
 
 
 def find_pr_node(world: World, node: str) -> Typed | None:

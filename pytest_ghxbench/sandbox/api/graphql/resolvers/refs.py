@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.graphql.resolvers import pr
+from pytest_ghxbench.sandbox.api.graphql.resolvers import lists
 from pytest_ghxbench.sandbox.api.graphql.resolvers.code import commit_info, git_object
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import Typed, connection, obj
@@ -75,7 +75,7 @@ def _ref_pulls(world: World, full: str, args: A) -> list[PullRequest]:
     prefix, name = ref_parts(full)
     if prefix != "refs/heads/" or args.get("headRefName") not in (None, name):
         return []
-    return pr.repo_pulls(world, {**args, "headRefName": name})
+    return lists.repo_pulls(world, {**args, "headRefName": name})
 
 
 def _protection(world: World, full: str) -> str | None:

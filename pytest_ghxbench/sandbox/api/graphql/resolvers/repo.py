@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.sandbox.api.graphql.resolvers import pr, projects
+from pytest_ghxbench.sandbox.api.graphql.resolvers import lists, pr, projects
 from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     GraphQLError,
@@ -17,7 +17,7 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
 )
 from pytest_ghxbench.sandbox.api.graphql.resolvers.types import actor, find_node, issue_by_number
 from pytest_ghxbench.sandbox.api.rest.links import release_path
-from pytest_ghxbench.sandbox.state import Issue, Release, World
+from pytest_ghxbench.sandbox.state import Label, Release, World
 
 __all__: list[str] = []
 
@@ -64,36 +64,41 @@ def _states(args: A, default: tuple[str, ...]) -> set[str]:
     return {str(s) for s in (states if isinstance(states, list) else [states])}
 
 
-def _order(items: list[Any], args: A, default_desc: bool = False) -> list[Any]:
-    order = args.get("orderBy") or {}
-    field = str(order.get("field", "CREATED_AT"))
-    key = {"UPDATED_AT": "updated_at", "CREATED_AT": "created_at"}.get(field, "created_at")
-    desc = str(order.get("direction", "DESC" if default_desc else "ASC")) == "DESC"
-    return sorted(items, key=lambda x: (getattr(x, key, ""), getattr(x, "number", 0)), reverse=desc)
+def _sorted(items: list[Any], order: A | None, keys: dict[str, Any], default: str) -> list[Any]:
+    """``items`` in the order ``orderBy`` asks (``keys``: its fields' sort keys)."""
+    order = order or {}
+    key = keys[str(order.get("field") or default)]
+    return sorted(items, key=key, reverse=str(order.get("direction") or "ASC") == "DESC")
 
 
-def _repo_issues(world: World, args: A) -> list[Issue]:
-    states = _states(args, ("OPEN", "CLOSED"))
-    labels = {str(n).casefold() for n in args.get("labels") or []}
-    chosen = [
-        i for i in world.issues if i.state in states and labels <= {n.casefold() for n in i.labels}
-    ]
-    filters = args.get("filterBy") or {}
-    if filters.get("assignee"):
-        chosen = [i for i in chosen if filters["assignee"] in i.assignees]
-    milestone = filters.get("milestoneNumber")
-    if milestone is not None:
-        chosen = [i for i in chosen if _in_milestone(i, str(milestone))]
-    return _order(chosen, args)
+def _labels(world: World, args: A) -> list[Label]:
+    query = str(args.get("query") or "").casefold()
+    found = [lab for lab in world.labels if query in lab.name.casefold()]
+    # The world keeps labels in the order they were made: that is CREATED_AT.
+    made = {lab.name: index for index, lab in enumerate(world.labels)}
+    keys = {"CREATED_AT": lambda lab: made[lab.name], "NAME": lambda lab: lab.name.casefold()}
+    return _sorted(found, args.get("orderBy"), keys, "CREATED_AT")
 
 
-def _in_milestone(issue: Issue, wanted: str) -> bool:
-    """``IssueFilters.milestoneNumber``: a number, ``*`` (any milestone) or ``none``."""
-    if wanted == "*":
-        return issue.milestone is not None
-    if wanted.lower() == "none":
-        return issue.milestone is None
-    return str(issue.milestone) == wanted
+def _releases(world: World, args: A) -> list[Release]:
+    order = args.get("orderBy")
+    if order is None:  # newest first
+        return sorted(world.releases, key=lambda r: r.created_at, reverse=True)
+    keys = {"CREATED_AT": lambda r: r.created_at, "NAME": lambda r: r.name or r.tag_name}
+    return _sorted(list(world.releases), order, keys, "CREATED_AT")
+
+
+def _projects_of(world: World, owner: str, args: A) -> list[Any]:
+    """An owner's Projects (v2), filtered by ``query`` (in the title), in ``orderBy``."""
+    query = str(args.get("query") or "").casefold()
+    found = [p for p in world.projects if p.owner == owner and query in p.title.casefold()]
+    keys = {
+        "NUMBER": lambda p: p.number,
+        "TITLE": lambda p: (p.title.casefold(), p.number),
+        "CREATED_AT": lambda p: (p.created_at, p.number),
+        "UPDATED_AT": lambda p: (p.updated_at, p.number),
+    }
+    return _sorted(found, args.get("orderBy"), keys, "NUMBER")
 
 
 def _repo_field(world: World, owner: Any, name: Any) -> World:
@@ -143,14 +148,9 @@ obj(
     issue=("Issue", lambda w, a, c: issue_by_number(w, a["number"])),
     pullRequest=("PullRequest", lambda w, a, c: pr.pull_by_number(w, a["number"])),
     issueOrPullRequest=("IssueOrPullRequest", lambda w, a, c: _issue_or_pull(w, a["number"])),
-    issues=connection("Issue", lambda w, a, c: _repo_issues(w, a)),
-    pullRequests=connection("PullRequest", lambda w, a, c: pr.repo_pulls(w, a)),
-    labels=connection(
-        "Label",
-        lambda w, a, c: [
-            lab for lab in w.labels if str(a.get("query") or "").casefold() in lab.name.casefold()
-        ],
-    ),
+    issues=connection("Issue", lambda w, a, c: lists.repo_issues(w, a)),
+    pullRequests=connection("PullRequest", lambda w, a, c: lists.repo_pulls(w, a)),
+    labels=connection("Label", lambda w, a, c: _labels(w, a)),
     label=("Label", lambda w, a, c: w.label(str(a["name"]))),
     milestones=connection(
         "Milestone",
@@ -158,23 +158,27 @@ obj(
     ),
     milestone=("Milestone", lambda w, a, c: w.milestone(int(a["number"]))),
     issueTypes=connection("IssueType", lambda w, a, c: [t for t in w.issue_types if t.is_enabled]),
-    releases=connection(
-        "Release", lambda w, a, c: sorted(w.releases, key=lambda r: r.created_at, reverse=True)
-    ),
+    releases=connection("Release", lambda w, a, c: _releases(w, a)),
     release=(
         "Release",
         lambda w, a, c: next((r for r in w.releases if r.tag_name == a["tagName"]), None),
     ),
     latestRelease=("Release", lambda w, a, c: _latest_release(w)),
-    projectsV2=connection(
-        "ProjectV2", lambda w, a, c: [p for p in w.projects if p.owner == w.repository.owner]
-    ),
+    projectsV2=connection("ProjectV2", lambda w, a, c: _projects_of(w, w.repository.owner, a)),
     projectV2=(
         "ProjectV2",
         lambda w, a, c: projects.project_by_number(w, w.repository.owner, a["number"]),
     ),
     viewerPermission=("RepositoryPermission", lambda w, a, c: "WRITE"),
 )
+
+
+def _classic_projects(args: A) -> list[Any]:
+    """Projects (classic) are gone from GitHub: none to list, whichever ``states`` are asked
+    for (so they are read, and make no difference)."""
+    args.get("states")
+    args.get("orderBy")
+    return []
 
 
 def _ssh_url(world: World, ctx: C) -> str:
@@ -249,7 +253,7 @@ obj(
     assignableUsers=connection("User", lambda w, a, c: _people(w, a)),
     codeOfConduct=("CodeOfConduct", lambda w, a, c: None),
     fundingLinks=("[FundingLink]", lambda w, a, c: []),
-    projects=connection("Project", lambda w, a, c: []),  # Projects (classic) are gone
+    projects=connection("Project", lambda w, a, c: _classic_projects(a)),
 )
 obj(
     "CodeOfConduct",
@@ -345,9 +349,7 @@ def _owner_project_fields() -> dict[str, Any]:
             "ProjectV2",
             lambda login, a, c: projects.project_by_number(c.world, login, a["number"]),
         ),
-        "projectsV2": connection(
-            "ProjectV2", lambda login, a, c: [p for p in c.world.projects if p.owner == login]
-        ),
+        "projectsV2": connection("ProjectV2", lambda login, a, c: _projects_of(c.world, login, a)),
     }
 
 
