@@ -78,11 +78,22 @@ obj(
     url=("URI", lambda ch, a, c: check_url(c.world, ch)),
     title=("String", lambda ch, a, c: ch.output_title or None),
     summary=("String", lambda ch, a, c: ch.output_summary or None),
-    isRequired=("Boolean", lambda ch, a, c: False),
+    isRequired=("Boolean", lambda ch, a, c: _required(a, c)),
     checkSuite=("CheckSuite", lambda ch, a, c: ch),
     annotations=connection("CheckAnnotation", lambda ch, a, c: list(ch.annotations)),
 )
 abstract("StatusCheckRollupContext", ("CheckRun", "StatusContext"))
+
+
+def _required(args: dict[str, Any], ctx: Context) -> bool:
+    """Whether the pull request the arguments name must pass this check to merge: in the
+    world, every check of a pull request into a protected branch is required."""
+    world = ctx.world
+    number, node = args.get("pullRequestNumber"), args.get("pullRequestId")
+    pull = world.pull_request(int(number)) if number is not None else None
+    if pull is None and node is not None:
+        pull = world.pull_request_by_node_id(str(node))
+    return pull is not None and pull.base_ref in world.repository.protected_branches
 
 
 def _rollup_state(checks: list[CheckRun]) -> str:

@@ -58,6 +58,7 @@ def _create_pull(_: Any, args: A, ctx: C) -> A:
     if data.get("headRepositoryId") not in (None, world.repository.node_id):
         _repository(ctx, data["headRepositoryId"])
     head_ref, base = str(need(data, "headRefName")), str(need(data, "baseRefName"))
+    data.get("maintainerCanModify")  # no effect without forks: a same-repository head
     owner, _, branch = head_ref.rpartition(":")
     head = branch if owner.casefold() == world.repository.owner.casefold() else head_ref
     problems = _branch_problems(world, base, head, head_ref)

@@ -258,6 +258,9 @@ def _pull_fields() -> dict[str, tuple[str, Any]]:
         "bodyText": ("String", lambda p, a, c: p.body),
         "state": ("PullRequestState", lambda p, a, c: p.state),
         "isDraft": ("Boolean", lambda p, a, c: p.is_draft),
+        # the world's repositories have no merge queue, so GitHub answers false
+        "isInMergeQueue": ("Boolean", lambda p, a, c: False),
+        "isMergeQueueEnabled": ("Boolean", lambda p, a, c: False),
         "closed": ("Boolean", lambda p, a, c: p.state != "OPEN"),
         "merged": ("Boolean", lambda p, a, c: p.state == "MERGED"),
         "locked": ("Boolean", lambda p, a, c: False),

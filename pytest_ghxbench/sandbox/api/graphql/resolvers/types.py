@@ -301,7 +301,12 @@ obj(
         lambda i, a, c: _dependencies(c.world, i),
     ),
     closedByPullRequestsReferences=connection(
-        "PullRequest", lambda i, a, c: c.world.linked_pull_requests(i.number)
+        "PullRequest",
+        lambda i, a, c: [
+            p
+            for p in c.world.linked_pull_requests(i.number)
+            if a.get("includeClosedPrs") or p.state != "CLOSED"
+        ],
     ),
     projectItems=connection(
         "ProjectV2Item",
