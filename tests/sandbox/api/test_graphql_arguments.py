@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_ghxbench.ghx.client import graphql_url
+import pytest
+
+from pytest_ghxbench.ghx.client import GitHubError, graphql_url
 from pytest_ghxbench.sandbox.backend import SandboxSession
 
 REPO = 'repository(owner: "acme-labs", name: "tinykv")'
@@ -72,3 +74,24 @@ def test_a_repository_without_a_merge_queue_says_so(item: SandboxSession) -> Non
     pull = post(item, query)["repository"]["pullRequest"]
     assert pull == {"isInMergeQueue": False, "isMergeQueueEnabled": False}
     assert gaps(item) == []
+
+
+def test_a_resolvers_own_bug_is_a_500_and_a_gap_not_an_answer(
+    item: SandboxSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_ghxbench.sandbox.api.graphql.resolvers import checks
+
+    def broken(args: Any, ctx: Any) -> bool:
+        raise KeyError("protection")
+
+    monkeypatch.setattr(checks, "_required", broken)
+    client = item.client()
+    query = (
+        f"{{{REPO}{{pullRequest(number: 7){{commits(last: 1){{nodes{{commit{{statusCheckRollup"
+        "{contexts(first: 20){nodes{... on CheckRun{isRequired(pullRequestNumber: 7)"
+        "}}}}}}}}}}"
+    )
+    with pytest.raises(GitHubError, match="HTTP 500: The sandbox failed on this request"):
+        client.request("POST", graphql_url(client.api_url), body={"query": query})
+    faults = [g["detail"] for g in item.sandbox_gaps() if g["kind"] == "sandbox_fault"]
+    assert len(faults) == 1 and faults[0].endswith("isRequired: KeyError")

@@ -4,7 +4,6 @@ registered resolvers bound to its fields and abstract types. Fields without one 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +27,6 @@ from pytest_ghxbench.sandbox.api.graphql.resolvers.context import Context
 from pytest_ghxbench.sandbox.api.graphql.resolvers.defs import (
     FIELD_KEY,
     PAGING,
-    GraphQLError,
     Paged,
     Resolver,
     Typed,
@@ -101,14 +99,9 @@ def _field_resolver(name: str, field: GraphQLField, resolve: Resolver) -> FieldR
         if is_connection:
             check_pagination(name, info, args)
         args[FIELD_KEY] = name
-        try:
-            value = resolve(parent, args, info.context)
-        except (ValueError, TypeError, KeyError) as error:
-            given = {k: v for k, v in dict.items(args) if k != FIELD_KEY}
-            raise GraphQLError(
-                f"Argument on Field '{name}' has an invalid value ({json.dumps(given)}).",
-                type="INVALID_ARGUMENT",
-            ) from error
+        # a resolver's own exception is a fault of the sandbox's (the executor answers 500 and
+        # records it), never passed off as GitHub's refusal of the arguments
+        value = resolve(parent, args, info.context)
         if watched is not None:
             watched.settle(args)
         if is_url and isinstance(value, str):
@@ -127,6 +120,6 @@ def _watched(
     found = ctx.fields.get(id(node))
     if found is None:
         coordinate = f"{info.parent_type.name}.{name}"
-        found = Field(coordinate, node, ctx.variables, ctx.variable_defaults, FIELD_KEY, *read)
+        found = Field(coordinate, node, ctx.variables, ctx.operation, FIELD_KEY, *read)
         ctx.fields[id(node)] = found
     return None if found.done else found

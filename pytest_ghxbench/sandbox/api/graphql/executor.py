@@ -35,7 +35,7 @@ from pytest_ghxbench.sandbox.api.graphql.variables import (
     operations_of,
     variable_errors,
 )
-from pytest_ghxbench.sandbox.gaps import record_unsupported
+from pytest_ghxbench.sandbox.gaps import SANDBOX_FAULT, record, record_unsupported
 
 __all__ = ["run_query"]
 
@@ -114,7 +114,10 @@ def run_query(
     for error in errors:
         original = error.original_error
         if original is not None and not isinstance(original, (ResolverError, GraphQLError)):
-            raise original  # a bug in a resolver: the server answers 500 and logs it
+            # a bug in a resolver, never an answer of GitHub's: the server answers 500 and logs it
+            where = ".".join(str(p) for p in error.path or ())
+            record(SANDBOX_FAULT, f"GraphQL {where}: {type(original).__name__}")
+            raise original
         if original is None and error.path is None:
             # gap: a request error of graphql-core's the checks above did not foresee
             record_unsupported("GraphQL error wording: execution")
