@@ -138,8 +138,17 @@ def refs_changed(world: World) -> None:
     from pytest_ghxbench.sandbox.workflow_files import sync_workflows
 
     world.repository.pushed_at = world.clock
+    _draft_untagged_releases(world)
     sync_workflows(world)  # first: a workflow file pushed to the default branch runs at once
     sync_pulls(world)
+
+
+def _draft_untagged_releases(world: World) -> None:
+    """As on GitHub, a published release whose tag was deleted (by the API or a push) turns
+    back into a draft."""
+    for release in world.releases:
+        if not release.draft and world.git.ref(f"refs/tags/{release.tag_name}") is None:
+            release.draft, release.published_at = True, None
 
 
 def _can_merge(world: World, base: str, head: str) -> bool:

@@ -85,3 +85,15 @@ def test_a_push_to_a_pull_requests_branch_runs_its_checks_again(item: SandboxSes
     )
     checks = gh_json(item, "pr view 7 --json statusCheckRollup --jq '.statusCheckRollup|length'")
     assert int(checks) > 0  # the new head's checks, pending
+
+
+def test_deleting_a_released_tag_by_push_drafts_its_release(item: SandboxSession) -> None:
+    work = clone(item)
+    ok(sh(item, "git push -q origin :refs/tags/v0.3.2", cwd=work))
+    release = next(r for r in item.world.releases if r.tag_name == "v0.3.2")
+    assert release.draft and release.published_at is None
+    # a tag no release stands on goes without touching any release
+    ok(sh(item, "git tag scratch && git push -q origin scratch", cwd=work))
+    ok(sh(item, "git push -q origin :refs/tags/scratch", cwd=work))
+    assert [r.tag_name for r in item.world.releases if not r.draft] == []
+    assert next(r for r in item.world.releases if r.tag_name == "v0.4.0").draft

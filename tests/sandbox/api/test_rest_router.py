@@ -152,3 +152,15 @@ def test_every_route_is_bound_to_its_operation_id() -> None:
     ids = {r.name: r.operation.id for r in routes if r.operation is not None}
     assert ids["GET /repos/{owner}/{repo}/issues"] == "issues/list-for-repo"
     assert ids["PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge"] == "pulls/merge"
+
+
+def test_a_slashed_parameter_does_not_swallow_another_operations_path(world: World) -> None:
+    router = RestRouter()
+    response, gaps = call(router, world, "GET", f"{REPO}/branches/main/protection")
+    assert response.status == 404
+    assert details(gaps) == [
+        "unserved_route GET /repos/{owner}/{repo}/branches/{branch}/protection"
+    ]
+    branch, none = call(router, world, "GET", f"{REPO}/branches/fix/compaction-lock")
+    assert branch.status == 200 and json.loads(branch.body)["name"] == "fix/compaction-lock"
+    assert none == []

@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlencode
 from pytest_ghxbench.sandbox.api.limits import rest_problem
 from pytest_ghxbench.sandbox.api.rest.accounting import TrackedBody, record_unevaluated
 from pytest_ghxbench.sandbox.api.rest.description import (
+    SLASHED,
     Operation,
     github_operation,
     operation,
@@ -339,6 +340,8 @@ def dispatch(router: RestRouter, world: World, request: ApiRequest) -> tuple[Ctx
         match = entry.pattern.match(path)
         if match is None:
             continue
+        if _swallowed(entry, match, request.method, path):
+            continue
         args = {k: unquote(v or "") for k, v in match.groupdict().items()}
         if "owner" in args and "repo" in args:
             _check_repo(world, args["owner"], args["repo"])
@@ -371,6 +374,16 @@ def dispatch(router: RestRouter, world: World, request: ApiRequest) -> tuple[Ctx
         return dispatch(router, world, dataclasses.replace(request, method="PATCH"))
     _unserved(request.method, path)
     raise RestError(404, "Not Found")
+
+
+def _swallowed(entry: Route, match: re.Match[str], method: str, path: str) -> bool:
+    """Whether a parameter that may hold slashes took in the path of another of GitHub's
+    operations (``/branches/{branch}`` matching ``/branches/main/protection``): that request
+    is for the other operation, which this route does not serve."""
+    if entry.operation is None or not any(name in SLASHED for name in match.groupdict()):
+        return False
+    meant = github_operation(method, path)
+    return meant is not None and meant.split(" ", 1)[1] != entry.template
 
 
 def _unserved(method: str, path: str) -> None:
