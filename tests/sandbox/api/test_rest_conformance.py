@@ -100,6 +100,8 @@ def prepare(world: World, template: str) -> None:
         tag = {"tag": "v0.3.3", "message": "0.3.3\n", "object": MAIN, "type": "commit"}
         made = call(world, "POST", "/repos/acme-labs/tinykv/git/tags", tag)
         SAMPLES["tag_sha"] = json.loads(made.body)["sha"]
+    if template.endswith("/protection"):  # the sample branch, protected
+        world.repository.protected_branches.append(SAMPLES["branch"])
     if "{dir}" in template:
         text = base64.b64encode(b"# Docs\n").decode()
         put = {"message": "Docs readme", "content": text}

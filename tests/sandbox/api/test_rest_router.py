@@ -156,11 +156,29 @@ def test_every_route_is_bound_to_its_operation_id() -> None:
 
 def test_a_slashed_parameter_does_not_swallow_another_operations_path(world: World) -> None:
     router = RestRouter()
-    response, gaps = call(router, world, "GET", f"{REPO}/branches/main/protection")
+    response, gaps = call(router, world, "GET", f"{REPO}/branches/main/protection/restrictions")
     assert response.status == 404
     assert details(gaps) == [
-        "unserved_route GET /repos/{owner}/{repo}/branches/{branch}/protection"
+        "unserved_route GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions"
     ]
     branch, none = call(router, world, "GET", f"{REPO}/branches/fix/compaction-lock")
     assert branch.status == 200 and json.loads(branch.body)["name"] == "fix/compaction-lock"
     assert none == []
+    # a template of as many segments is GitHub's other name for the same path, not swallowed
+    compare, same = call(router, world, "GET", f"{REPO}/compare/v0.3.2...main")
+    assert compare.status == 200 and same == []
+
+
+def test_a_branchs_protection_or_githubs_words_for_none() -> None:
+    world = fresh_world()
+    world.repository.protected_branches = ["main"]
+    router = RestRouter()
+    protected, _ = call(router, world, "GET", f"{REPO}/branches/main/protection")
+    rules = json.loads(protected.body)
+    assert protected.status == 200
+    assert rules["required_pull_request_reviews"]["required_approving_review_count"] == 1
+    bare, gaps = call(router, world, "GET", f"{REPO}/branches/fix/compaction-lock/protection")
+    assert bare.status == 404 and json.loads(bare.body)["message"] == "Branch not protected"
+    missing, _ = call(router, world, "GET", f"{REPO}/branches/nope/protection")
+    assert json.loads(missing.body)["message"] == "Branch not found"
+    assert gaps == []

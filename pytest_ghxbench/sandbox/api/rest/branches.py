@@ -99,3 +99,43 @@ def _rename(ctx: Ctx) -> Any:
     refs_changed(world)  # closes the open pull requests from the old name
     ctx.mutated = True
     return _full_branch(ctx, new)
+
+
+@route("GET", _REPO + "/branches/{branch}/protection")
+def _protection(ctx: Ctx) -> Any:
+    """The branch's protection: in the world, a protected branch requires its checks to pass
+    and one approving review (the rule merges follow), and nothing else."""
+    name = ctx.args["branch"]
+    if ctx.world.git.ref(f"refs/heads/{name}") is None:
+        raise RestError(404, "Branch not found")
+    if name not in ctx.world.repository.protected_branches:
+        raise RestError(404, "Branch not protected")
+    url = ctx.links.api(f"branches/{name}/protection")
+    checks = f"{url}/required_status_checks"
+    off = {"enabled": False}
+    return {
+        "url": url,
+        "required_status_checks": {
+            "url": checks,
+            "strict": False,
+            "contexts": [],
+            "contexts_url": f"{checks}/contexts",
+            "checks": [],
+        },
+        "required_pull_request_reviews": {
+            "url": f"{url}/required_pull_request_reviews",
+            "dismiss_stale_reviews": False,
+            "require_code_owner_reviews": False,
+            "required_approving_review_count": 1,
+            "require_last_push_approval": False,
+        },
+        "enforce_admins": {"url": f"{url}/enforce_admins", "enabled": False},
+        "required_signatures": {"url": f"{url}/required_signatures", "enabled": False},
+        "required_linear_history": off,
+        "allow_force_pushes": off,
+        "allow_deletions": off,
+        "block_creations": off,
+        "required_conversation_resolution": off,
+        "lock_branch": off,
+        "allow_fork_syncing": off,
+    }

@@ -383,7 +383,11 @@ def _swallowed(entry: Route, match: re.Match[str], method: str, path: str) -> bo
     if entry.operation is None or not any(name in SLASHED for name in match.groupdict()):
         return False
     meant = github_operation(method, path)
-    return meant is not None and meant.split(" ", 1)[1] != entry.template
+    if meant is None:
+        return False
+    template = meant.split(" ", 1)[1]
+    # more segments than this route's template: the slashes were the other operation's
+    return template.count("/") > entry.template.count("/")
 
 
 def _unserved(method: str, path: str) -> None:
