@@ -95,3 +95,12 @@ def test_a_resolvers_own_bug_is_a_500_and_a_gap_not_an_answer(
         client.request("POST", graphql_url(client.api_url), body={"query": query})
     faults = [g["detail"] for g in item.sandbox_gaps() if g["kind"] == "sandbox_fault"]
     assert len(faults) == 1 and faults[0].endswith("isRequired: KeyError")
+
+
+def test_over_the_page_limit_is_githubs_excessive_pagination(item: SandboxSession) -> None:
+    client = item.client()
+    for first, refused in ((101, True), (100, False)):
+        query = f"{{{REPO}{{issues(first: {first}){{totalCount}}}}}}"
+        answer = client.request("POST", graphql_url(client.api_url), body={"query": query})
+        errors = answer.data.get("errors") or []
+        assert [e.get("type") for e in errors] == (["EXCESSIVE_PAGINATION"] if refused else [])

@@ -187,7 +187,8 @@ def _page(items: list[Any], args: dict[str, Any], name: str) -> Page:
         if value is not None and not 0 <= int(value) <= 100:
             raise GraphQLError(
                 f"Requesting {value} records on the `{name}` connection exceeds the `{key}` "
-                "limit of 100 records."
+                "limit of 100 records.",
+                type="EXCESSIVE_PAGINATION",
             )
     start, end = 0, len(items)
     if after is not None:

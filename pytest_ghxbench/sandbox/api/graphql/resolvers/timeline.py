@@ -118,7 +118,8 @@ def _timeline_page(item: Item, args: A, ctx: C) -> TimelinePage:
         if value is not None and not 0 <= int(value) <= 100:
             raise GraphQLError(
                 f"Requesting {value} records on the `timelineItems` connection exceeds the "
-                f"`{key}` limit of 100 records."
+                f"`{key}` limit of 100 records.",
+                type="EXCESSIVE_PAGINATION",
             )
     start = _offset(args["after"], "timelineItems") + 1 if args.get("after") is not None else 0
     end = len(chosen)
