@@ -15,7 +15,7 @@ given, its later calls are not watched."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from graphql import (
@@ -67,10 +67,11 @@ class Field(Read):
     """One field of a query given arguments: what its resolvers read of them, whether one
     answered, and whether they read all the client wrote (``done``). What the client wrote
     (:attr:`supplied`) is worked out only when a resolver leaves some argument unread: the
-    request's ``variables`` (as sent) and its operation's variable ``defaults`` say it."""
+    request's ``variables`` (as sent) and the default values of its ``operation``'s variables
+    say it. (A field refers to nothing of the request's context: no cycle to collect.)"""
 
     __slots__ = (
-        "_supplied", "answered", "asked", "coordinate", "defaults", "done", "node", "variables",
+        "_supplied", "answered", "asked", "coordinate", "done", "node", "operation", "variables",
     )  # fmt: skip
 
     def __init__(
@@ -78,7 +79,7 @@ class Field(Read):
         coordinate: str,
         node: FieldNode,
         variables: Mapping[str, Any],
-        defaults: Callable[[], Mapping[str, ValueNode]],
+        operation: OperationDefinitionNode | None,
         *read: str,
     ) -> None:
         self.keys = set(read)
@@ -86,7 +87,7 @@ class Field(Read):
         self.coordinate = coordinate
         self.node = node
         self.variables = variables
-        self.defaults = defaults
+        self.operation = operation
         self.asked = frozenset(a.name.value for a in node.arguments or ())
         self.answered = False
         self.done = self.keys.issuperset(self.asked)  # read by construction: nothing to watch
@@ -96,7 +97,8 @@ class Field(Read):
     def supplied(self) -> dict[str, Tree]:
         if self._supplied is None:
             arguments = self.node.arguments or ()
-            self._supplied = _arguments(arguments, self.variables, self.defaults())
+            defaults = {} if self.operation is None else variable_defaults(self.operation)
+            self._supplied = _arguments(arguments, self.variables, defaults)
         return self._supplied
 
     def settle(self, values: dict[Any, Any]) -> None:

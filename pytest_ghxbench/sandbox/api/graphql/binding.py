@@ -117,9 +117,15 @@ def _watched(
     """The accounting of ``node``'s arguments, while its resolvers have not read them all
     (``read``: those its resolver reads on every call)."""
     ctx = info.context
-    found = ctx.fields.get(id(node))
+    key = id(node)
+    if key in ctx.unwatched:
+        return None
+    found = ctx.fields.get(key)
     if found is None:
         coordinate = f"{info.parent_type.name}.{name}"
         found = Field(coordinate, node, ctx.variables, ctx.operation, FIELD_KEY, *read)
-        ctx.fields[id(node)] = found
+        if found.done:  # all read by construction, whatever the request: never watch it
+            ctx.unwatched.add(key)
+            return None
+        ctx.fields[key] = found
     return None if found.done else found

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphql import (
@@ -57,6 +57,8 @@ class _Prepared:
     """Rules whose errors ``errors`` gives in graphql-core's words (gaps of each request)."""
     operations: dict[str | None, OperationDefinitionNode]
     """By name, the operation a request naming it runs (the last of that name)."""
+    unwatched: set[int] = field(default_factory=set)
+    """:attr:`.Context.unwatched` of the requests of this query."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -93,7 +95,7 @@ def run_query(
     if prepared.errors or operation is None:
         return {"errors": list(prepared.errors)}
     values = dict(variables or {})
-    ctx.variables, ctx.operation = values, operation
+    ctx.variables, ctx.operation, ctx.unwatched = values, operation, prepared.unwatched
     result = execute(
         github_schema(),
         document,

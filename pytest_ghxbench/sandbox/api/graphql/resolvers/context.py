@@ -8,12 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pytest_ghxbench.sandbox.api.graphql.accounting import variable_defaults
 from pytest_ghxbench.sandbox.operations.registry import mutates, perform
 from pytest_ghxbench.sandbox.state import World
 
 if TYPE_CHECKING:
-    from graphql import OperationDefinitionNode, ValueNode
+    from graphql import OperationDefinitionNode
 
     from pytest_ghxbench.sandbox.api.graphql.accounting import Field
 
@@ -38,10 +37,9 @@ class Context:
     """The request's variables, as sent."""
     operation: OperationDefinitionNode | None = None
     """The operation the request runs."""
-
-    def variable_defaults(self) -> Mapping[str, ValueNode]:
-        """The default values of the variables of the request's operation."""
-        return {} if self.operation is None else variable_defaults(self.operation)
+    unwatched: set[int] = field(default_factory=set)
+    """By id, the fields of the query whose arguments need no accounting (shared by the
+    requests of one query: it holds its document's nodes)."""
 
     @property
     def full_name(self) -> str:
